@@ -1,0 +1,34 @@
+# Recall: `make run` serves the app, `make test` runs the suite. Both set everything up.
+VENV := .venv
+PY := $(VENV)/bin/python
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: run test install browser bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	# CPU-only torch first, pinned, so nothing pulls a multi-GB CUDA build.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+# Debian's Chromium for the browser tests (never `playwright install`).
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+run: install
+	$(PY) manage.py serve
+
+test: install browser
+	$(PY) -m pytest
+
+bench: install
+	$(PY) bench/search.py
+	$(PY) bench/ingest.py
+	$(PY) bench/forget.py
+
+clean:
+	rm -rf $(VENV) var

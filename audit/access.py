@@ -1,0 +1,28 @@
+"""Which Recall user ids an account may act for."""
+from django.core.exceptions import PermissionDenied
+
+from audit.models import UserIdGrant
+
+
+def granted_user_ids(account) -> list[str]:
+    return list(UserIdGrant.objects.filter(account=account).order_by("user_id").values_list("user_id", flat=True))
+
+
+def can_act_for(account, user_id: str) -> bool:
+    if not account or not account.is_authenticated:
+        return False
+    if account.is_staff:
+        return True
+    return UserIdGrant.objects.filter(account=account, user_id=user_id).exists()
+
+
+def require_user_access(account, user_id: str) -> str:
+    if not user_id:
+        raise PermissionDenied("A user_id is required.")
+    if not can_act_for(account, user_id):
+        raise PermissionDenied(f"This account may not act for user_id '{user_id}'.")
+    return user_id
+
+
+def actor_name(account) -> str:
+    return getattr(account, "username", "") or "system"

@@ -1,0 +1,29 @@
+from django.contrib import admin
+
+from audit.models import AuditEvent, MetricSnapshot, UserIdGrant
+
+
+@admin.register(UserIdGrant)
+class UserIdGrantAdmin(admin.ModelAdmin):
+    list_display = ["account", "user_id", "created_at"]
+    search_fields = ["account__username", "user_id"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "actor", "action", "user_id", "counts"]
+    list_filter = ["action"]
+    search_fields = ["actor", "user_id", "action"]
+    readonly_fields = ["actor", "user_id", "action", "target_ids", "counts", "reason", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(MetricSnapshot)
+class MetricSnapshotAdmin(admin.ModelAdmin):
+    list_display = ["user_id", "week_start", "created_at"]
+    search_fields = ["user_id"]

@@ -1,0 +1,53 @@
+"""Who may act for which user id, what was done (audit log), and weekly metric snapshots."""
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class UserIdGrant(models.Model):
+    """Lets a (non-staff) account act for one Recall user_id. Staff may act for any."""
+
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="user_id_grants")
+    user_id = models.CharField(max_length=128)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["account", "user_id"], name="unique_grant")]
+
+    def __str__(self):
+        return f"{self.account} → {self.user_id}"
+
+
+class AuditEvent(models.Model):
+    """One recorded action. Ids, counts and redacted reasons only — never deleted content."""
+
+    actor = models.CharField(max_length=150)
+    user_id = models.CharField(max_length=128, blank=True)
+    action = models.CharField(max_length=48)
+    target_ids = models.JSONField(default=dict, blank=True)
+    counts = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user_id", "created_at"]),
+            models.Index(fields=["action", "created_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action}"
+
+
+class MetricSnapshot(models.Model):
+    """Memory-quality metrics of one user for one ISO week."""
+
+    user_id = models.CharField(max_length=128)
+    week_start = models.DateField()
+    values = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user_id", "week_start"], name="unique_weekly_snapshot")]
+        ordering = ["user_id", "week_start"]

@@ -1,0 +1,191 @@
+"""Entity resolution and graph writes: mentions → entity ids, aliases, relations, the self entity.
+
+Resolution order: exact name → normalized name → alias → first-name/partial → fuzzy
+(rapidfuzz). Two different entities matching equally well is reported as
+ambiguous instead of being merged blindly.
+"""
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rapidfuzz import fuzz, process
+
+from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityMention, Relation, UnresolvedReference
+from entities.names import is_role_phrase, normalize_name, strip_accents, without_title
+from recall_site.config import recall_setting
+
+SELF_NAME = "me"
+
+
+@dataclass
+class Resolution:
+    mention: str
+    entity: Entity | None
+    method: str  # exact | normalized | alias | partial | fuzzy | ambiguous | unresolved
+    score: float = 0.0
+    candidates: list[Entity] = field(default_factory=list)
+
+    @property
+    def resolved(self) -> bool:
+        return self.entity is not None
+
+
+def self_entity(user_id: str) -> Entity:
+    """The entity that stands for the user themself (created on first use)."""
+    entity = Entity.objects.live().filter(user_id=user_id, kind=EntityKind.SELF).first()
+    if entity:
+        return entity
+    try:
+        with transaction.atomic():
+            return Entity.objects.create(
+                user_id=user_id, kind=EntityKind.SELF, canonical_name=SELF_NAME, normalized_name=SELF_NAME
+            )
+    except IntegrityError:
+        return Entity.objects.live().get(user_id=user_id, kind=EntityKind.SELF)
+
+
+def resolve_mention(user_id: str, mention: str) -> Resolution:
+    """Map a mention ("Sarah", "my boss", "Dr. Chen") to one of the user's live entities."""
+    normalized = normalize_name(mention)
+    if not normalized:
+        return Resolution(mention, None, "unresolved")
+    live = Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
+    for method, matches in (
+        ("exact", live.filter(canonical_name=mention.strip())),
+        ("normalized", live.filter(normalized_name=normalized)),
+        ("alias", live.filter(aliases__normalized__in=_variants(normalized)).distinct()),
+    ):
+        found = _single(mention, list(matches[:5]), method, 1.0)
+        if found:
+            return found
+    if is_role_phrase(normalized):
+        return Resolution(mention, None, "unresolved")
+    return _partial_match(user_id, mention, normalized, live) or _fuzzy_match(user_id, mention, normalized)
+
+
+def _variants(normalized: str) -> set[str]:
+    return {normalized, strip_accents(normalized), without_title(normalized), strip_accents(without_title(normalized))}
+
+
+def _single(mention, matches, method, score):
+    if len(matches) == 1:
+        return Resolution(mention, matches[0], method, score)
+    if len(matches) > 1:
+        return Resolution(mention, None, "ambiguous", score, matches)
+    return None
+
+
+def _partial_match(user_id, mention, normalized, live):
+    """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
+    bare = strip_accents(without_title(normalized))
+    tokens = bare.split(" ")
+    names = _name_table(user_id)
+    hits = {}
+    for name, entity_id in names:
+        name_tokens = strip_accents(name).split(" ")
+        if len(tokens) == 1 and len(name_tokens) > 1:
+            titled = bare != strip_accents(normalized)
+            if (not titled and tokens[0] == name_tokens[0]) or (titled and tokens[0] == name_tokens[-1]):
+                hits[entity_id] = name
+        elif len(tokens) > 1 and len(name_tokens) == 1 and tokens[0] == name_tokens[0]:
+            hits[entity_id] = name
+    if not hits:
+        return None
+    return _single(mention, list(live.filter(pk__in=hits.keys())), "partial", 0.9)
+
+
+def _fuzzy_match(user_id, mention, normalized):
+    threshold = recall_setting("memory.fuzzy_match_threshold")
+    names = _name_table(user_id)
+    if not names:
+        return Resolution(mention, None, "unresolved")
+    choices = [strip_accents(name) for name, _ in names]
+    results = process.extract(strip_accents(normalized), choices, scorer=fuzz.ratio, limit=5)
+    best_by_entity = {}
+    for _choice, score, index in results:
+        entity_id = names[index][1]
+        if score >= threshold and score > best_by_entity.get(entity_id, 0):
+            best_by_entity[entity_id] = score
+    if not best_by_entity:
+        return Resolution(mention, None, "unresolved")
+    ranked = sorted(best_by_entity.items(), key=lambda item: -item[1])
+    entities = Entity.objects.in_bulk([entity_id for entity_id, _ in ranked])
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 3:
+        return Resolution(mention, None, "ambiguous", ranked[0][1] / 100, [entities[e] for e, _ in ranked])
+    return Resolution(mention, entities[ranked[0][0]], "fuzzy", ranked[0][1] / 100)
+
+
+def _name_table(user_id):
+    """(normalized name or alias, entity id) for every live non-self entity of the user."""
+    names = list(
+        Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
+        .values_list("normalized_name", "pk")
+    )
+    names += list(
+        Alias.objects.filter(user_id=user_id, entity__deleted_at__isnull=True)
+        .exclude(entity__kind=EntityKind.SELF).values_list("normalized", "entity_id")
+    )
+    return [(name, pk) for name, pk in names if name and not is_role_phrase(name)]
+
+
+def entity_create(*, user_id: str, name: str, kind: str = EntityKind.PERSON,
+                  origin: str = AliasOrigin.USER_MENTION) -> Entity:
+    entity = Entity.objects.create(
+        user_id=user_id, kind=kind, canonical_name=name.strip(), normalized_name=normalize_name(name)
+    )
+    alias_add(entity=entity, alias=name, origin=origin)
+    return entity
+
+
+def alias_add(*, entity: Entity, alias: str, origin: str = AliasOrigin.USER_MENTION) -> Alias | None:
+    """Add an alias unless the entity already has that normalized form."""
+    normalized = normalize_name(alias)
+    if not normalized:
+        return None
+    created_alias, _ = Alias.objects.get_or_create(
+        entity=entity,
+        normalized=normalized,
+        defaults={"user_id": entity.user_id, "alias": alias.strip(), "origin": origin},
+    )
+    return created_alias
+
+
+def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERSON,
+                      origin: str = AliasOrigin.USER_MENTION) -> Resolution:
+    """Resolve a mention; a new form of a known name becomes an alias, an unknown name a new entity.
+
+    Ambiguous mentions are returned unresolved so the caller can ask for review.
+    """
+    resolution = resolve_mention(user_id, mention)
+    if resolution.entity:
+        alias_add(entity=resolution.entity, alias=mention, origin=origin)
+        return resolution
+    if resolution.method == "ambiguous" or is_role_phrase(normalize_name(mention)):
+        return resolution
+    return Resolution(mention, entity_create(user_id=user_id, name=mention, kind=kind, origin=origin), "new", 1.0)
+
+
+def mention_record(*, entity: Entity, session_id: str, at=None, source_message_id: str = "") -> EntityMention:
+    at = at or timezone.now()
+    Entity.objects.filter(pk=entity.pk).update(last_mentioned_at=at)
+    return EntityMention.objects.create(
+        user_id=entity.user_id, entity=entity, session_id=session_id, mentioned_at=at,
+        source_message_id=source_message_id,
+    )
+
+
+def unresolved_record(*, user_id: str, session_id: str, mention: str, reason: str = "no_match") -> UnresolvedReference:
+    return UnresolvedReference.objects.create(user_id=user_id, session_id=session_id, mention=mention, reason=reason)
+
+
+def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,
+                    session_id: str = "", valid_from=None) -> Relation:
+    relation, created = Relation.objects.get_or_create(
+        subject=subject, predicate=predicate, object=object, status="active",
+        defaults={"user_id": subject.user_id, "confidence": confidence, "session_id": session_id,
+                  "valid_from": valid_from},
+    )
+    if not created and confidence > relation.confidence:
+        relation.confidence = confidence
+        relation.save(update_fields=["confidence"])
+    return relation

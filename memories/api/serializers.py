@@ -1,0 +1,85 @@
+"""Input and output serializers for the memories API."""
+from rest_framework import serializers
+
+from memories.models import Domain, Memory, MemoryType, Scope, Source, Status, UserProfile
+from recall_site.api_scope import DEFAULT_USER_ID
+
+
+class MemoryOutputSerializer(serializers.ModelSerializer):
+    entities = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Memory
+        fields = [
+            "id", "user_id", "session_id", "scope", "type", "content", "domain", "sensitive",
+            "confidence", "importance", "occurrences", "half_life_days", "valid_from", "valid_to",
+            "last_reinforced_at", "created_at", "updated_at", "source", "source_message_ids", "pinned",
+            "needs_review", "review_reason", "status", "superseded_by", "attribute", "entities",
+            "embedding_status",
+        ]
+
+    def get_entities(self, memory):
+        return [
+            {"id": entity.public_id, "name": entity.canonical_name, "kind": entity.kind}
+            for entity in memory.entities.all()
+        ]
+
+
+class RememberInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    session_id = serializers.CharField(max_length=128)
+    content = serializers.CharField(max_length=4000)
+    type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
+    domain = serializers.ChoiceField(choices=Domain.choices, required=False)
+    scope = serializers.ChoiceField(choices=Scope.choices, default=Scope.USER_GLOBAL)
+    pinned = serializers.BooleanField(default=False)
+    importance = serializers.FloatField(min_value=0, max_value=1, required=False)
+    confidence = serializers.FloatField(min_value=0, max_value=1, required=False)
+    sensitive = serializers.BooleanField(required=False)
+    entities = serializers.ListField(child=serializers.CharField(max_length=200), required=False, default=list)
+    source_message_id = serializers.CharField(max_length=128, required=False)
+
+
+class MemoryUpdateInputSerializer(serializers.Serializer):
+    content = serializers.CharField(max_length=4000, required=False)
+    type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
+    domain = serializers.ChoiceField(choices=Domain.choices, required=False)
+    scope = serializers.ChoiceField(choices=Scope.choices, required=False)
+    sensitive = serializers.BooleanField(required=False)
+    confidence = serializers.FloatField(min_value=0, max_value=1, required=False)
+    importance = serializers.FloatField(min_value=0, max_value=1, required=False)
+    pinned = serializers.BooleanField(required=False)
+    needs_review = serializers.BooleanField(required=False)
+    valid_from = serializers.DateTimeField(required=False, allow_null=True)
+    valid_to = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class MemoryFilterSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
+    domain = serializers.ChoiceField(choices=Domain.choices, required=False)
+    status = serializers.ChoiceField(choices=Status.choices, required=False)
+    source = serializers.ChoiceField(choices=Source.choices, required=False)
+    session_id = serializers.CharField(max_length=128, required=False)
+    pinned = serializers.BooleanField(required=False, allow_null=True, default=None)
+    needs_review = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class ForgetMemoryInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    memory_id = serializers.IntegerField(min_value=1)
+
+
+class ProfileSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = UserProfile
+        fields = ["user_id", "name", "preferences", "favorites", "assistant_name", "updated_at"]
+        read_only_fields = ["user_id", "updated_at"]
+
+
+class ProfileUpdateInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    preferences = serializers.DictField(required=False)
+    favorites = serializers.DictField(required=False)
+    assistant_name = serializers.CharField(max_length=100, required=False)

@@ -1,0 +1,97 @@
+"""Memories API: remember_memory, list/get/update, forget_memory, profile, health and readiness."""
+from django.db import connection
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from audit.access import actor_name
+from memories import selectors, services
+from memories.api import serializers as s
+from memories.readiness import readiness
+from memories.remember import remember_memory
+from recall_site.api_scope import query_user_id, scoped_user_id, validated
+
+
+def _memory_for_request(request, memory_id: int):
+    """404 for ids outside the account's user ids: no existence leak."""
+    return get_object_or_404(selectors.memories_visible_to(request.user), pk=memory_id)
+
+
+@extend_schema(request=s.RememberInputSerializer, responses={201: s.MemoryOutputSerializer})
+@api_view(["POST"])
+def remember_memory_view(request):
+    data = validated(s.RememberInputSerializer, request.data)
+    user_id = scoped_user_id(request, data.pop("user_id"))
+    memory = remember_memory(user_id=user_id, actor=actor_name(request.user), **data)
+    return Response(s.MemoryOutputSerializer(memory).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(parameters=[s.MemoryFilterSerializer], responses=s.MemoryOutputSerializer(many=True))
+@api_view(["GET"])
+def memory_list_view(request):
+    filters = validated(s.MemoryFilterSerializer, request.query_params.dict())
+    user_id = scoped_user_id(request, filters.pop("user_id"))
+    queryset = selectors.memory_list(user_id=user_id, **filters)
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(s.MemoryOutputSerializer(page, many=True).data)
+
+
+@extend_schema(request=s.MemoryUpdateInputSerializer, responses=s.MemoryOutputSerializer)
+@api_view(["GET", "PATCH", "DELETE"])
+def memory_detail_view(request, memory_id: int):
+    memory = _memory_for_request(request, memory_id)
+    if request.method == "GET":
+        return Response(s.MemoryOutputSerializer(memory).data)
+    if request.method == "DELETE":
+        counts = services.memory_forget(memory=memory, actor=actor_name(request.user))
+        return Response({"deleted": True, "memory_id": memory_id, "counts": counts})
+    changes = validated(s.MemoryUpdateInputSerializer, request.data)
+    memory = services.memory_update(memory=memory, actor=actor_name(request.user), **changes)
+    return Response(s.MemoryOutputSerializer(memory).data)
+
+
+@extend_schema(request=s.ForgetMemoryInputSerializer)
+@api_view(["POST"])
+def forget_memory_view(request):
+    data = validated(s.ForgetMemoryInputSerializer, request.data)
+    user_id = scoped_user_id(request, data["user_id"])
+    memory = get_object_or_404(selectors.memory_list(user_id=user_id), pk=data["memory_id"])
+    counts = services.memory_forget(memory=memory, actor=actor_name(request.user))
+    return Response({"deleted": True, "memory_id": data["memory_id"], "counts": counts})
+
+
+@extend_schema(responses=s.ProfileSerializer)
+@api_view(["GET"])
+def profile_view(request):
+    return Response(s.ProfileSerializer(services.profile_get(query_user_id(request))).data)
+
+
+@extend_schema(request=s.ProfileUpdateInputSerializer, responses=s.ProfileSerializer)
+@api_view(["POST"])
+def update_user_profile_view(request):
+    data = validated(s.ProfileUpdateInputSerializer, request.data)
+    user_id = scoped_user_id(request, data.pop("user_id"))
+    profile = services.profile_update(user_id=user_id, actor=actor_name(request.user), **data)
+    return Response(s.ProfileSerializer(profile).data)
+
+
+@extend_schema(responses={200: dict})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def health_view(request):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return Response({"status": "ok"})
+
+
+@extend_schema(responses={200: dict, 503: dict})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def ready_view(request):
+    report = readiness()
+    return Response(report, status=status.HTTP_200_OK if report["ready"] else status.HTTP_503_SERVICE_UNAVAILABLE)

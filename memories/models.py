@@ -1,0 +1,199 @@
+"""Typed memories, their history, user profiles and per-turn injection state."""
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+from entities.models import EMBEDDING_DIMENSIONS, Entity
+
+
+class MemoryType(models.TextChoices):
+    FACT = "fact", "Fact"
+    PREFERENCE = "preference", "Preference"
+    EVENT = "event", "Event"
+    ENTITY = "entity", "Entity"
+    RELATION = "relation", "Relation"
+
+
+class Domain(models.TextChoices):
+    PROFESSIONAL = "professional", "Professional"
+    PERSONAL = "personal", "Personal"
+    HEALTH = "health", "Health"
+    RELATIONSHIP = "relationship", "Relationship"
+    SCHEDULING = "scheduling", "Scheduling"
+
+
+class Scope(models.TextChoices):
+    USER_GLOBAL = "user_global", "User global"
+    SESSION_LOCAL = "session_local", "Session local"
+
+
+class Source(models.TextChoices):
+    MANUAL_TOOL = "manual_tool", "remember_memory tool"
+    AUTO_REFLECTION = "auto_reflection", "Auto-reflection"
+    IMPORT = "import", "Import"
+    INFERRED = "inferred", "Inferred"
+
+
+class Status(models.TextChoices):
+    ACTIVE = "active", "Active"
+    SUPERSEDED = "superseded", "Superseded"
+    EXPIRED = "expired", "Expired"
+
+
+class EmbeddingStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    READY = "ready", "Ready"
+    ERROR = "error", "Error"
+    DISABLED = "disabled", "Disabled"
+
+
+class MemoryQuerySet(models.QuerySet):
+    def for_user(self, user_id: str):
+        return self.filter(user_id=user_id)
+
+    def active(self):
+        return self.filter(status=Status.ACTIVE)
+
+    def visible_in_session(self, session_id: str | None):
+        """user_global rows, plus session_local rows of this session only."""
+        local = models.Q(scope=Scope.SESSION_LOCAL, session_id=session_id) if session_id else models.Q(pk__in=[])
+        return self.filter(models.Q(scope=Scope.USER_GLOBAL) | local)
+
+
+class Memory(models.Model):
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    scope = models.CharField(max_length=16, choices=Scope.choices, default=Scope.USER_GLOBAL)
+    type = models.CharField(max_length=16, choices=MemoryType.choices)
+    content = models.TextField()
+    domain = models.CharField(max_length=16, choices=Domain.choices, default=Domain.PERSONAL)
+    sensitive = models.BooleanField(default=False)
+    confidence = models.FloatField(default=0.9)
+    importance = models.FloatField(default=0.5)
+    occurrences = models.PositiveIntegerField(default=1)
+    half_life_days = models.FloatField(default=180)
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_to = models.DateTimeField(null=True, blank=True)
+    last_reinforced_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL_TOOL)
+    source_message_ids = ArrayField(models.CharField(max_length=128), default=list, blank=True)
+    pinned = models.BooleanField(default=False)
+    needs_review = models.BooleanField(default=False)
+    # Why the memory is in the review queue (e.g. auto_memory, auto_pinned, inferred).
+    review_reason = models.CharField(max_length=32, blank=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    expired_at = models.DateTimeField(null=True, blank=True)
+    # subject + attribute identify what a fact is about (user + residence), so a
+    # new value supersedes the old one.
+    subject = models.ForeignKey(
+        Entity, on_delete=models.SET_NULL, null=True, blank=True, related_name="subject_memories"
+    )
+    attribute = models.CharField(max_length=64, blank=True)
+    entities = models.ManyToManyField(Entity, through="MemoryEntity", related_name="memories", blank=True)
+    # Structured extras from extraction (relation triple, temporal text, pattern key).
+    details = models.JSONField(default=dict, blank=True)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_status = models.CharField(
+        max_length=16, choices=EmbeddingStatus.choices, default=EmbeddingStatus.PENDING
+    )
+    search_vector = models.GeneratedField(
+        expression=SearchVector("content", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    objects = MemoryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "memories"
+        indexes = [
+            models.Index(fields=["user_id", "type", "status"], name="memory_user_type_status"),
+            models.Index(fields=["user_id", "session_id"], name="memory_user_session"),
+            models.Index(fields=["user_id", "needs_review"], name="memory_user_review"),
+            GinIndex(fields=["search_vector"], name="memory_search_vector_gin"),
+            HnswIndex(
+                name="memory_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1), name="confidence_0_1"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(importance__gte=0) & models.Q(importance__lte=1), name="importance_0_1"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.type}: {self.content[:60]}"
+
+
+class MemoryEntity(models.Model):
+    """Link from a memory to an entity it references (role: subject, object or mention)."""
+
+    user_id = models.CharField(max_length=128)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE)
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE)
+    role = models.CharField(max_length=16, default="mention")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["memory", "entity"], name="unique_memory_entity")]
+        indexes = [models.Index(fields=["entity", "memory"])]
+
+
+class MemoryHistory(models.Model):
+    """What happened to a memory: created, reinforced, superseded, approved, edited, expired, restored.
+
+    Holds ids and session ids only, never content.
+    """
+
+    user_id = models.CharField(max_length=128)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="history")
+    action = models.CharField(max_length=24)
+    session_id = models.CharField(max_length=128, blank=True)
+    related_memory_id = models.BigIntegerField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "memory history"
+        ordering = ["at", "id"]
+
+
+class UserProfile(models.Model):
+    """Per-user profile, created lazily: name, preferences, favorites, assistant name."""
+
+    user_id = models.CharField(max_length=128, unique=True)
+    name = models.CharField(max_length=200, blank=True)
+    preferences = models.JSONField(default=dict, blank=True)
+    favorites = models.JSONField(default=dict, blank=True)
+    assistant_name = models.CharField(max_length=100, default="Theo")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"profile {self.user_id}"
+
+
+class TurnInjection(models.Model):
+    """Which memories per-turn retrieval injected into a session, and when (cooldown, no repeats)."""
+
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    memory_ids = ArrayField(models.BigIntegerField(), default=list)
+    injected_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user_id", "session_id", "injected_at"])]

@@ -1,0 +1,96 @@
+"""State changes on memories and profiles. Each runs in a transaction and writes its audit row."""
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from memories.decay import half_life_for
+from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, UserProfile
+from memories.tasks import enqueue_embedding
+
+EDITABLE_FIELDS = (
+    "content", "type", "domain", "sensitive", "confidence", "importance", "pinned", "needs_review",
+    "scope", "valid_from", "valid_to", "attribute",
+)
+
+
+def history_record(memory: Memory, action: str, *, session_id: str = "", related_memory_id=None) -> None:
+    MemoryHistory.objects.create(
+        user_id=memory.user_id, memory=memory, action=action,
+        session_id=session_id or "", related_memory_id=related_memory_id,
+    )
+
+
+@transaction.atomic
+def memory_create(*, user_id: str, session_id: str, type: str, content: str, entities=(), **fields) -> Memory:
+    """Write one memory row, link its entities and enqueue its embedding."""
+    fields.setdefault("half_life_days", half_life_for(type, fields.get("domain", "personal")))
+    memory = Memory(user_id=user_id, session_id=session_id, type=type, content=content.strip(), **fields)
+    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"])
+    memory.save()
+    MemoryEntity.objects.bulk_create(
+        [MemoryEntity(user_id=user_id, memory=memory, entity=entity, role=role) for entity, role in _roles(entities)],
+        ignore_conflicts=True,
+    )
+    history_record(memory, "created", session_id=session_id)
+    enqueue_embedding([memory.pk])
+    return memory
+
+
+def _roles(entities):
+    for item in entities:
+        yield item if isinstance(item, tuple) else (item, "mention")
+
+
+@transaction.atomic
+def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
+    unknown = set(changes) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValueError(f"Cannot edit: {', '.join(sorted(unknown))}")
+    content_changed = "content" in changes and changes["content"] != memory.content
+    for name, value in changes.items():
+        setattr(memory, name, value)
+    if "type" in changes or "domain" in changes:
+        memory.half_life_days = half_life_for(memory.type, memory.domain)
+    if content_changed:
+        memory.embedding = None
+        memory.embedding_status = EmbeddingStatus.PENDING
+    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"])
+    memory.save()
+    history_record(memory, "edited")
+    audit_record(actor=actor, action="memory_update", user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk]}, counts={"fields": len(changes)})
+    if content_changed:
+        enqueue_embedding([memory.pk])
+    return memory
+
+
+@transaction.atomic
+def memory_forget(*, memory: Memory, actor: str, reason: str = "") -> dict:
+    """Hard-delete one memory (forget_memory). The audit row holds ids only."""
+    memory_id, user_id = memory.pk, memory.user_id
+    Memory.objects.filter(superseded_by=memory).update(superseded_by=None)
+    deleted, per_model = memory.delete()
+    counts = {label.split(".")[-1].lower(): n for label, n in per_model.items()}
+    audit_record(actor=actor, action="forget_memory", user_id=user_id,
+                 target_ids={"memory_ids": [memory_id]}, counts=counts, reason=reason)
+    return counts
+
+
+def profile_get(user_id: str) -> UserProfile:
+    """Profiles are created lazily on first read."""
+    profile, _ = UserProfile.objects.get_or_create(user_id=user_id)
+    return profile
+
+
+@transaction.atomic
+def profile_update(*, user_id: str, actor: str, **changes) -> UserProfile:
+    profile = UserProfile.objects.select_for_update().get(pk=profile_get(user_id).pk)
+    for name, value in changes.items():
+        setattr(profile, name, value)
+    profile.full_clean()
+    profile.save()
+    audit_record(actor=actor, action="update_user_profile", user_id=user_id,
+                 target_ids={"profile": user_id}, counts={"fields": len(changes)})
+    return profile
+
+

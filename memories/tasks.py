@@ -1,0 +1,62 @@
+"""Background work (django-q2): embedding memories. Tasks take ids and are idempotent."""
+import logging
+
+from django.db import transaction
+from django_q.tasks import async_task
+
+from memories.embedding import embed_texts
+from memories.models import EmbeddingStatus, Memory
+from recall_site.config import recall_setting
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue_embedding(memory_ids: list[int]) -> None:
+    """After commit, embed these memories per the memory_semantic.* write mode."""
+    if not memory_ids:
+        return
+    semantic = recall_setting("memory_semantic")
+    if not semantic["enabled"]:
+        Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
+        return
+    if semantic["background_embedding_enabled"]:
+        transaction.on_commit(lambda: async_task("memories.tasks.embed_memories", list(memory_ids)))
+    elif semantic["inline_embedding_on_write_when_background_disabled"]:
+        transaction.on_commit(lambda: embed_memories(list(memory_ids)))
+    else:
+        Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
+
+
+def embed_memories(memory_ids: list[int]) -> int:
+    """Embed the given memories that still need it. Fail-open: errors mark the row, never lose it."""
+    rows = list(
+        Memory.objects.filter(pk__in=memory_ids)
+        .exclude(embedding_status=EmbeddingStatus.READY)
+        .values_list("pk", "content")
+    )
+    if not rows:
+        return 0
+    try:
+        vectors = embed_texts([content for _, content in rows], recall_setting("memory_semantic.embedding_batch_size"))
+    except Exception:  # noqa: BLE001 - any model failure must leave the rows stored
+        logger.exception("embedding failed for %d memories", len(rows))
+        Memory.objects.filter(pk__in=[pk for pk, _ in rows]).update(embedding_status=EmbeddingStatus.ERROR)
+        return 0
+    done = 0
+    for (pk, content), vector in zip(rows, vectors):
+        # Only store if the content is unchanged since it was read (an edit re-enqueues).
+        done += Memory.objects.filter(pk=pk, content=content).update(
+            embedding=vector, embedding_status=EmbeddingStatus.READY
+        )
+    return done
+
+
+def embed_pending_memories(limit: int = 512) -> int:
+    """Scheduled: embed pending and errored memories in batches (the retry path)."""
+    if not recall_setting("memory_semantic.enabled"):
+        return 0
+    ids = list(
+        Memory.objects.filter(embedding_status__in=[EmbeddingStatus.PENDING, EmbeddingStatus.ERROR])
+        .order_by("pk").values_list("pk", flat=True)[:limit]
+    )
+    return embed_memories(ids)

@@ -1,0 +1,33 @@
+"""Shared API plumbing: resolve and authorise the user_id a request acts for."""
+from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
+
+from audit.access import can_act_for
+
+DEFAULT_USER_ID = "default"
+
+
+def scoped_user_id(request, user_id: str | None) -> str:
+    """The user id this request acts for (default `default`); 403 if the account is not granted it."""
+    user_id = (user_id or DEFAULT_USER_ID).strip()
+    if not can_act_for(request.user, user_id):
+        raise PermissionDenied(f"This account may not act for user_id '{user_id}'.")
+    return user_id
+
+
+def query_user_id(request) -> str:
+    return scoped_user_id(request, request.query_params.get("user_id"))
+
+
+class ScopeSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    session_id = serializers.CharField(max_length=128, required=False, allow_blank=True)
+
+
+def validated(serializer_class, data, **kwargs) -> dict:
+    """Validate request data with an input serializer; DRF turns errors into a JSON 400."""
+    if not isinstance(data, dict):
+        raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

@@ -1,0 +1,63 @@
+"""Shared fixtures: accounts alice (granted `alice`), bob (granted `bob`), staff charlie; API clients."""
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from audit.models import UserIdGrant
+from recall_site.config import with_overrides
+
+
+def make_account(username: str, *, user_ids=(), staff: bool = False) -> User:
+    account = User.objects.create_user(username=username, password="pw", is_staff=staff, is_superuser=staff)
+    for user_id in user_ids:
+        UserIdGrant.objects.create(account=account, user_id=user_id)
+    return account
+
+
+def token_client(account: User) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=account)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def alice(db):
+    return make_account("alice", user_ids=["alice"])
+
+
+@pytest.fixture
+def bob(db):
+    return make_account("bob", user_ids=["bob"])
+
+
+@pytest.fixture
+def charlie(db):
+    return make_account("charlie", staff=True)
+
+
+@pytest.fixture
+def alice_api(alice):
+    return token_client(alice)
+
+
+@pytest.fixture
+def bob_api(bob):
+    return token_client(bob)
+
+
+@pytest.fixture
+def staff_api(charlie):
+    return token_client(charlie)
+
+
+@pytest.fixture
+def recall_config(settings):
+    """Override Recall config keys for one test: recall_config({"memory_semantic": {"enabled": False}})."""
+
+    def override(overrides: dict):
+        settings.RECALL = with_overrides(settings.RECALL, overrides)
+        return settings.RECALL
+
+    return override

@@ -1,0 +1,36 @@
+"""Embeddings are computed with the packaged model after commit, per the memory_semantic.* keys."""
+from memories.models import EmbeddingStatus, Memory
+from memories.tasks import embed_pending_memories
+from tests import factories
+
+
+def test_background_mode_embeds_after_commit(db, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        row = factories.memory(content="Sarah loves hiking in the Alps")
+    row.refresh_from_db()
+    assert row.embedding_status == EmbeddingStatus.READY
+    assert len(row.embedding) == 384
+    assert abs(sum(x * x for x in row.embedding) - 1.0) < 1e-3
+
+
+def test_semantic_disabled_marks_rows_disabled(db, recall_config):
+    recall_config({"memory_semantic": {"enabled": False, "rerank_enabled": False}})
+    row = factories.memory(content="prefers tea")
+    row.refresh_from_db()
+    assert row.embedding_status == EmbeddingStatus.DISABLED
+
+
+def test_embedding_failure_keeps_the_row_with_status_error(db, settings, django_capture_on_commit_callbacks):
+    from memories import embedding
+
+    embedding.get_model.cache_clear()
+    settings.RECALL_EMBEDDING_MODEL = "/nonexistent/model"
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            row = factories.memory(content="prefers tea")
+        assert Memory.objects.get(pk=row.pk).embedding_status == EmbeddingStatus.ERROR
+    finally:
+        embedding.get_model.cache_clear()
+    settings.RECALL_EMBEDDING_MODEL = ""
+    assert embed_pending_memories() == 1
+    assert Memory.objects.get(pk=row.pk).embedding_status == EmbeddingStatus.READY

@@ -1,0 +1,31 @@
+"""Migrations give a real PostgreSQL with pgvector and the indexes search relies on."""
+from django.db import connection
+
+
+def _indexes(table):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s", [table])
+        return dict(cursor.fetchall())
+
+
+def test_vector_extension_is_installed(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        assert cursor.fetchone() is not None
+
+
+def test_memory_table_has_hnsw_gin_and_btree_indexes(db):
+    indexes = _indexes("memories_memory")
+    assert "USING hnsw (embedding vector_cosine_ops)" in indexes["memory_embedding_hnsw"]
+    assert "USING gin (search_vector)" in indexes["memory_search_vector_gin"]
+    assert "(user_id, type, status)" in indexes["memory_user_type_status"]
+    assert "(user_id, session_id)" in indexes["memory_user_session"]
+
+
+def test_full_text_vector_follows_content(db):
+    from tests.factories import memory
+
+    row = memory(content="Sarah is training for the Berlin marathon")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT search_vector @@ plainto_tsquery('english', 'marathon') FROM memories_memory WHERE id = %s", [row.pk])
+        assert cursor.fetchone()[0] is True
