@@ -26,3 +26,18 @@ def require_user_access(account, user_id: str) -> str:
 
 def actor_name(account) -> str:
     return getattr(account, "username", "") or "system"
+
+
+ACTING_USER_SESSION_KEY = "acting_user_id"
+
+
+def console_user_id(request) -> str | None:
+    """The user id the console acts for: the one chosen in the session if still allowed,
+    else the account's first granted id (staff default to `default`). None if there is none."""
+    chosen = request.session.get(ACTING_USER_SESSION_KEY)
+    if chosen and can_act_for(request.user, chosen):
+        return chosen
+    granted = granted_user_ids(request.user)
+    if granted:
+        return granted[0]
+    return "default" if request.user.is_staff else None

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from memories.api import views
 
@@ -11,4 +11,6 @@ urlpatterns = [
     path("update_user_profile", views.update_user_profile_view, name="api-update-user-profile"),
     path("health", views.health_view, name="api-health"),
     path("ready", views.ready_view, name="api-ready"),
+    path("", include("memories.api.ingest_urls")),
+    path("", include("memories.api.search_urls")),
 ]
