@@ -10,11 +10,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rapidfuzz import fuzz, process
 
-from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityMention, Relation, UnresolvedReference
+from entities.models import (
+    Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, EntityReviewKind, Relation, RelationStatus,
+    UnresolvedReference,
+)
 from entities.names import is_role_phrase, normalize_name, strip_accents, without_title
 from recall_site.config import recall_setting
 
 SELF_NAME = "me"
+# A user has one of each of these at a time; assigning the role moves the alias.
+EXCLUSIVE_ROLE_ALIASES = {
+    "my manager", "my partner", "my wife", "my husband", "my girlfriend", "my boyfriend", "my mother", "my father",
+}
 
 
 @dataclass
@@ -80,6 +87,7 @@ def _partial_match(user_id, mention, normalized, live):
     bare = strip_accents(without_title(normalized))
     tokens = bare.split(" ")
     names = _name_table(user_id)
+    full_names = _full_names(names)
     hits = {}
     for name, entity_id in names:
         name_tokens = strip_accents(name).split(" ")
@@ -88,7 +96,9 @@ def _partial_match(user_id, mention, normalized, live):
             if (not titled and tokens[0] == name_tokens[0]) or (titled and tokens[0] == name_tokens[-1]):
                 hits[entity_id] = name
         elif len(tokens) > 1 and len(name_tokens) == 1 and tokens[0] == name_tokens[0]:
-            hits[entity_id] = name
+            # "Sarah Miller" must not land on "Sarah" when that Sarah is known to be Sarah Chen.
+            if not full_names.get(entity_id, set()) - {bare}:
+                hits[entity_id] = name
     if not hits:
         return None
     return _single(mention, list(live.filter(pk__in=hits.keys())), "partial", 0.9)
@@ -113,6 +123,15 @@ def _fuzzy_match(user_id, mention, normalized):
     if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 3:
         return Resolution(mention, None, "ambiguous", ranked[0][1] / 100, [entities[e] for e, _ in ranked])
     return Resolution(mention, entities[ranked[0][0]], "fuzzy", ranked[0][1] / 100)
+
+
+def _full_names(names) -> dict[int, set[str]]:
+    """Multi-word names (first + surname) each entity is known by."""
+    full: dict[int, set[str]] = {}
+    for name, entity_id in names:
+        if " " in name:
+            full.setdefault(entity_id, set()).add(strip_accents(name))
+    return full
 
 
 def _name_table(user_id):
@@ -159,10 +178,44 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
     resolution = resolve_mention(user_id, mention)
     if resolution.entity:
         alias_add(entity=resolution.entity, alias=mention, origin=origin)
+        if resolution.method == "partial":
+            entity_name_complete(entity=resolution.entity, mention=mention)
         return resolution
     if resolution.method == "ambiguous" or is_role_phrase(normalize_name(mention)):
         return resolution
     return Resolution(mention, entity_create(user_id=user_id, name=mention, kind=kind, origin=origin), "new", 1.0)
+
+
+def entity_name_complete(*, entity: Entity, mention: str) -> Entity:
+    """"Sarah" first, "Sarah Chen" later: the fuller form becomes the canonical name (the old one stays an alias)."""
+    normalized = normalize_name(mention)
+    if " " not in entity.normalized_name and normalized.startswith(f"{entity.normalized_name} "):
+        entity.canonical_name, entity.normalized_name = mention.strip(), normalized
+        Entity.objects.filter(pk=entity.pk).update(canonical_name=entity.canonical_name, normalized_name=normalized)
+    return entity
+
+
+def role_alias_assign(*, entity: Entity, role_phrase: str) -> Alias | None:
+    """"Sarah is my manager": "my manager" becomes Sarah's role alias.
+
+    Roles one person holds at a time (EXCLUSIVE_ROLE_ALIASES) move from the previous holder.
+    """
+    normalized = normalize_name(role_phrase)
+    if normalized in EXCLUSIVE_ROLE_ALIASES:
+        Alias.objects.filter(user_id=entity.user_id, normalized=normalized).exclude(entity=entity).delete()
+    return alias_add(entity=entity, alias=role_phrase, origin=AliasOrigin.ROLE)
+
+
+def ambiguity_review_record(*, user_id: str, candidates: list[Entity]) -> EntityReview | None:
+    """Ask the user whether two same-named entities are one person (never merged blindly). Stores no names."""
+    if len(candidates) < 2:
+        return None
+    first, second = sorted(candidates[:2], key=lambda entity: entity.pk)
+    review, _ = EntityReview.objects.get_or_create(
+        user_id=user_id, kind=EntityReviewKind.AMBIGUOUS_MATCH, entity=first, candidate=second,
+        resolved_at__isnull=True,
+    )
+    return review
 
 
 def mention_record(*, entity: Entity, session_id: str, at=None, source_message_id: str = "") -> EntityMention:
@@ -189,3 +242,12 @@ def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confiden
         relation.confidence = confidence
         relation.save(update_fields=["confidence"])
     return relation
+
+
+def relation_supersede_others(*, subject: Entity, predicate: str, keep: Entity, at=None) -> int:
+    """A new value for a single-valued edge (me lives_in Munich) retires the old ones (me lives_in Berlin)."""
+    return (
+        Relation.objects.filter(subject=subject, predicate=predicate, status=RelationStatus.ACTIVE)
+        .exclude(object=keep)
+        .update(status=RelationStatus.SUPERSEDED, valid_to=at or timezone.now())
+    )

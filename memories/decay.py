@@ -3,8 +3,12 @@
 Freshness weights ranking and drives expiry; it never changes `confidence`,
 which is what gates sensitive memories.
 """
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.db.models import Q
+
+from entities.models import EntityKind
+from memories.models import MemoryEntity, MemoryType
 from recall_site.config import recall_setting
 
 
@@ -38,4 +42,19 @@ def memory_freshness(memory, now: datetime, stale_person: bool = False) -> float
         now=now,
         pinned=memory.pinned,
         stale_person=stale_person,
+    )
+
+
+def stale_person_memory_ids(memory_ids, now: datetime) -> set[int]:
+    """Of these memories (ids or a pk queryset), the events tagged with a person not mentioned for
+    `decay.stale_person_days` (never mentioned counts from the person's creation). They decay 2× faster."""
+    cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
+    return set(
+        MemoryEntity.objects.filter(
+            memory_id__in=memory_ids, memory__type=MemoryType.EVENT,
+            entity__kind=EntityKind.PERSON, entity__deleted_at__isnull=True,
+        ).filter(
+            Q(entity__last_mentioned_at__lt=cutoff)
+            | Q(entity__last_mentioned_at__isnull=True, entity__created_at__lt=cutoff)
+        ).values_list("memory_id", flat=True)
     )

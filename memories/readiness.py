@@ -1,13 +1,101 @@
-"""Readiness: the database answers, and whether semantic retrieval is usable (and if not, why)."""
+"""Readiness: the database answers, and whether semantic retrieval is usable (and if not, why).
+
+Semantic retrieval needs `memory_semantic.enabled` and `rerank_enabled`, and a
+passing startup canary: the model is loaded (untimed — the first load takes
+seconds and happens once per process), then "ping" is embedded through the
+query path (`embed_query`) and must finish within
+`memory_semantic.startup_canary_timeout_ms`. Failures keep semantic retrieval
+off with a reason: canary_timeout (too slow), canary_auth (the model files
+cannot be read: permission denied), canary_connection (the model cannot be
+reached or loaded: missing path, broken files). `startup_canary_bypass` (or
+PYPIBOT_SEMANTIC_CANARY_BYPASS=1) skips the canary. The canary runs once per
+process, on the first search or readiness probe, or earlier via
+`start_canary_in_background()`.
+"""
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+
 from django.db import connection
 
 from recall_site.config import recall_setting
 
+_lock = threading.Lock()
+_result = None
+
+
+@dataclass(frozen=True)
+class CanaryResult:
+    ok: bool
+    reason: str = ""  # "" | canary_timeout | canary_auth | canary_connection
+    load_ms: float = 0.0
+    ping_ms: float = 0.0
+
+
+def run_canary() -> CanaryResult:
+    """Load the model (untimed), then embed "ping" on the query path within the timeout."""
+    from memories import embedding
+
+    began = time.perf_counter()
+    try:
+        embedding.get_model()
+    except PermissionError:
+        return CanaryResult(False, "canary_auth")
+    except Exception:  # noqa: BLE001 - any load failure means the model is unreachable
+        return CanaryResult(False, "canary_connection")
+    load_ms = (time.perf_counter() - began) * 1000
+    timeout_ms = recall_setting("memory_semantic.startup_canary_timeout_ms")
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="semantic-canary")
+    began = time.perf_counter()
+    future = executor.submit(embedding.embed_query, "ping")
+    try:
+        future.result(timeout=timeout_ms / 1000)
+    except FutureTimeout:
+        return CanaryResult(False, "canary_timeout", load_ms, (time.perf_counter() - began) * 1000)
+    except Exception:  # noqa: BLE001
+        return CanaryResult(False, "canary_connection", load_ms)
+    finally:
+        executor.shutdown(wait=False)
+    return CanaryResult(True, "", load_ms, (time.perf_counter() - began) * 1000)
+
+
+def canary_result() -> CanaryResult:
+    """The process's canary outcome, running the canary on first use."""
+    global _result
+    with _lock:
+        if _result is None:
+            _result = run_canary()
+        return _result
+
+
+def reset_canary() -> None:
+    """Forget the outcome so the next check runs the canary again (config or model changed)."""
+    global _result
+    with _lock:
+        _result = None
+
+
+def start_canary_in_background() -> threading.Thread:
+    thread = threading.Thread(target=canary_result, name="semantic-canary-start", daemon=True)
+    thread.start()
+    return thread
+
 
 def semantic_status() -> dict:
-    if not recall_setting("memory_semantic.enabled"):
+    semantic = recall_setting("memory_semantic")
+    if not semantic["enabled"] or not semantic["rerank_enabled"]:
         return {"enabled": False, "ready": False, "reason": "disabled"}
-    return {"enabled": True, "ready": True, "reason": ""}
+    if semantic["startup_canary_bypass"]:
+        return {"enabled": True, "ready": True, "reason": "canary_bypassed"}
+    result = canary_result()
+    return {"enabled": True, "ready": result.ok, "reason": result.reason,
+            "canary_load_ms": round(result.load_ms, 1), "canary_ping_ms": round(result.ping_ms, 1)}
+
+
+def semantic_retrieval_ready() -> bool:
+    return semantic_status()["ready"]
 
 
 def readiness() -> dict:

@@ -1,20 +1,45 @@
-"""The remember_memory tool: store what the assistant was explicitly asked to remember."""
-from entities.services import resolve_or_create
-from memories.models import Domain, MemoryType, Source
-from memories.services import memory_create
+"""The remember_memory tool: store what the assistant was explicitly asked to remember.
+
+The content is already what to remember, so pre_filter and extract are skipped;
+the memory goes through tag_domain (unless a domain is given), resolve_refs,
+reconcile and persist like any other, so saying the same thing twice reinforces
+and a new value for a known attribute supersedes.
+"""
+from django.db import transaction
+from django.utils import timezone
+
+from memories.models import Memory, MemoryType, Scope, Source
+from memories.pipeline.base import Candidate, IngestContext, Mention, Message, WorkItem
+from memories.pipeline.persist import Persist
+from memories.pipeline.reconcile import Reconcile
+from memories.pipeline.resolve_refs import ResolveRefs
+from memories.pipeline.tag_domain import tag_candidates
+from recall_site.config import recall_setting
+
+WRITE_STAGES = (ResolveRefs(), Reconcile(), Persist())
 
 
 def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, entities=(),
-                    source_message_id: str | None = None, **fields):
-    resolved = [resolve_or_create(user_id=user_id, mention=name) for name in entities]
-    fields.setdefault("type", MemoryType.FACT)
-    fields.setdefault("domain", Domain.PERSONAL)
-    return memory_create(
-        user_id=user_id,
-        session_id=session_id,
-        content=content,
-        source=Source.MANUAL_TOOL,
-        source_message_ids=[source_message_id] if source_message_id else [],
-        entities=[r.entity for r in resolved if r.entity],
-        **fields,
+                    source_message_id: str | None = None, type: str = MemoryType.FACT, domain: str = "",
+                    scope: str = Scope.USER_GLOBAL, pinned: bool = False, importance: float | None = None,
+                    confidence: float | None = None, sensitive: bool = False) -> Memory:
+    confidence_key = "memory.preference_confidence" if type == MemoryType.PREFERENCE else "memory.stated_confidence"
+    candidate = Candidate(
+        type=type, content=content.strip(),
+        confidence=confidence if confidence is not None else recall_setting(confidence_key),
+        importance=importance if importance is not None else float(recall_setting("memory.importance").get(type, 0.5)),
+        mentions=[Mention(name) for name in entities], domain=domain, sensitive=sensitive, pinned=pinned,
+        scope=scope, source=Source.MANUAL_TOOL,
     )
+    tag_candidates([candidate])
+    item = WorkItem(Message(content=content, timestamp=timezone.now(), id=source_message_id or ""),
+                    candidates=[candidate])
+    context = IngestContext(user_id=user_id, session_id=session_id, source=Source.MANUAL_TOOL, actor=actor)
+    with transaction.atomic():
+        for stage in WRITE_STAGES:
+            stage.run(item, context)
+        memory = Memory.objects.get(pk=item.results[0].memory_id)
+        if pinned and not memory.pinned:  # "remember this, and pin it" on something already known
+            memory.pinned = True
+            memory.save(update_fields=["pinned", "updated_at"])
+    return memory

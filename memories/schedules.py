@@ -2,8 +2,12 @@
 from django_q.models import Schedule
 
 SCHEDULES = [
-    # (name, task function, schedule type, minutes)
+    # (name, task function, schedule type, minutes — only for MINUTES schedules)
     ("embed pending memories", "memories.tasks.embed_pending_memories", Schedule.MINUTES, 1),
+    ("expire and purge memories", "memories.tasks.expire_and_purge_memories", Schedule.DAILY, None),
+    ("detect entity drift", "memories.tasks.detect_entity_drift", Schedule.DAILY, None),
+    ("purge old audit events", "audit.tasks.purge_audit_events", Schedule.DAILY, None),
+    ("weekly metric snapshots", "audit.tasks.snapshot_weekly_metrics", Schedule.WEEKLY, None),
 ]
 
 

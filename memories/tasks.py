@@ -1,10 +1,13 @@
-"""Background work (django-q2): embedding memories. Tasks take ids and are idempotent."""
+"""Background work (django-q2): embedding, expiry and purge, drift detection. Tasks take ids,
+are idempotent and safe to run twice at once."""
 import logging
 
 from django.db import transaction
 from django_q.tasks import async_task
 
+from entities.drift import detect_drift
 from memories.embedding import embed_texts
+from memories.expiry import expire_memories, purge_expired
 from memories.models import EmbeddingStatus, Memory
 from recall_site.config import recall_setting
 
@@ -60,3 +63,13 @@ def embed_pending_memories(limit: int = 512) -> int:
         .order_by("pk").values_list("pk", flat=True)[:limit]
     )
     return embed_memories(ids)
+
+
+def expire_and_purge_memories() -> dict:
+    """Daily: expire memories below the retrieval floor, purge those past the recovery window."""
+    return {"expired": expire_memories(), "purged": purge_expired()}
+
+
+def detect_entity_drift() -> int:
+    """Daily: refresh entity centroids and flag drifted entities for review."""
+    return detect_drift()

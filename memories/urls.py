@@ -1,10 +1,22 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from memories import views
+from memories.views import browse, dashboard, profile, review
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("", views.dashboard, name="dashboard"),
+    path("", dashboard.dashboard, name="dashboard"),
+    path("review/", review.review_queue, name="review"),
+    path("review/bulk/", review.review_bulk, name="review-bulk"),
+    path("review/memory/<int:pk>/", review.review_item, name="review-item"),
+    path("review/memory/<int:pk>/approve/", review.review_approve, name="review-approve"),
+    path("review/memory/<int:pk>/reject/", review.review_reject, name="review-reject"),
+    path("review/memory/<int:pk>/pin/", review.review_pin, name="review-pin"),
+    path("review/memory/<int:pk>/edit/", review.review_edit, name="review-edit"),
+    path("review/entity/<int:pk>/", review.entity_review_answer, name="entity-review-answer"),
+    path("memories/", browse.memory_browser, name="memories"),
+    path("memories/<int:pk>/", browse.memory_detail, name="memory-detail"),
+    path("memories/<int:pk>/restore/", browse.memory_restore_view, name="memory-restore"),
+    path("profile/", profile.profile, name="profile"),
 ]

@@ -1,3 +1,7 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from memories.api import ingest
+
+urlpatterns = [
+    path("ingest", ingest.ingest_view, name="api-ingest"),
+]

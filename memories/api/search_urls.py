@@ -1,3 +1,10 @@
-from django.urls import path  # noqa: F401
+"""Routes for retrieval: /api/v1/search, /api/v1/hydrate, /api/v1/turn."""
+from django.urls import path
 
-urlpatterns: list = []
+from memories.api import search
+
+urlpatterns = [
+    path("search", search.search_view, name="api-search"),
+    path("hydrate", search.hydrate_view, name="api-hydrate"),
+    path("turn", search.turn_view, name="api-turn"),
+]

@@ -1,0 +1,337 @@
+"""Hard delete without residue: an entity ("forget everything about Sarah"), sessions, memory ids, a filter.
+
+What one request removes (`hard_delete`; `deletion_counts` reports the same counts and changes nothing):
+
+* Memories: those linked to a forgotten entity (MemoryEntity or subject), every memory of a session
+  where she was mentioned (her EntityMention sessions and the sessions of her memories), every memory
+  of a requested `source_session`, the requested `memory_ids`, and — with `types`/`before` — the
+  matching memories (on their own, or narrowing sessions/ids). Their entity links and history go
+  with them (text vectors and embeddings are columns of the deleted rows); supersession links
+  pointing at them are cleared; their ids are cut out of TurnInjection rows; queued django-q2 tasks
+  that name them are dropped.
+* Per forgotten entity: her aliases, mentions, entity reviews, every relation of which she is the
+  subject, relations between two forgotten entities, other entities' aliases that name her ("Sarah's
+  partner", unless the word is part of that entity's own name), the user's unresolved references
+  that name her, and — in the sessions where she was mentioned — all unresolved references and turn
+  injections. Profile preference/favourite entries and earlier audit reasons that name her are
+  dropped/redacted. Other entities that shared deleted memories get their centroid cleared (the
+  drift task recomputes it).
+* Her node: removed — unless another entity's relation still points at her (e.g. "Alex partner_of
+  Sarah", a fact about Alex). Then that edge is kept and her row becomes a tombstone: names blanked,
+  centroids and creation snapshot cleared, only id, kind, created_at and deleted_at left; graph
+  walks skip it.
+* Per requested source session: its memories, mentions, unresolved references, turn injections and
+  the relations learned in it.
+
+Everything runs in one transaction with set-based SQL; on any error nothing is deleted. The audit
+event (action `hard_delete`) holds actor, user id, entity/session/memory ids and counts — never
+content; the free-text reason is stored with her names and aliases redacted.
+"""
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django_q.models import OrmQ
+
+from audit.models import AuditEvent
+from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_word_pattern
+from audit.services import audit_record
+from entities.models import Alias, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference
+from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+
+# Queued tasks whose first argument is a list of memory ids.
+MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
+
+
+class DeleteRequestError(ValueError):
+    """The criteria do not describe a deletion we can do (→ 400)."""
+
+
+class UnknownTargetError(LookupError):
+    """An entity or memory id is not one of this user's (→ 404; no existence leak)."""
+
+
+@dataclass
+class DeleteCriteria:
+    entity_refs: list[str] = field(default_factory=list)
+    source_session: list[str] = field(default_factory=list)
+    memory_ids: list[int] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    before: datetime | None = None
+
+    def validate(self) -> None:
+        if not (self.entity_refs or self.source_session or self.memory_ids or self.types or self.before):
+            raise DeleteRequestError("Give at least one of entity_refs, source_session, memory_ids, types, before.")
+        if self.entity_refs and (self.types or self.before):
+            raise DeleteRequestError("types/before cannot narrow an entity forget: everything about her goes.")
+
+    def scope_ids(self) -> dict:
+        scope = {k: v for k, v in asdict(self).items() if v and k != "before"}
+        if self.before:
+            scope["before"] = self.before.isoformat()
+        return scope
+
+
+@dataclass
+class DeletionPlan:
+    memory_ids: list[int]
+    entity_ids: list[int]
+    tombstone_ids: list[int]
+    forgotten_sessions: list[str]  # sessions whose unresolved refs and turn injections go
+    terms: list[str]
+    relation_ids: list[int]
+    alias_ids: list[int]
+    mention_ids: list[int]
+    review_ids: list[int]
+    unresolved_ids: list[int]
+    queued_task_ids: list[int]
+
+    @property
+    def removed_entity_ids(self) -> list[int]:
+        return sorted(set(self.entity_ids) - set(self.tombstone_ids))
+
+
+def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
+    """Dry run: how many rows per table a hard delete would remove. Changes nothing."""
+    plan = _plan(user_id, criteria)
+    return {
+        "memories": len(plan.memory_ids),
+        "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=plan.memory_ids).count(),
+        "memory_history": MemoryHistory.objects.filter(memory_id__in=plan.memory_ids).count(),
+        "superseded_links_cleared": _superseding_others(plan.memory_ids).count(),
+        "turn_injections": _turn_injections(user_id, plan).count(),
+        "queued_tasks": len(plan.queued_task_ids),
+        "entities_removed": len(plan.removed_entity_ids),
+        "entities_tombstoned": len(plan.tombstone_ids),
+        "aliases": len(plan.alias_ids),
+        "mentions": len(plan.mention_ids),
+        "relations": len(plan.relation_ids),
+        "entity_reviews": len(plan.review_ids),
+        "unresolved_references": len(plan.unresolved_ids),
+    }
+
+
+def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str = "") -> dict:
+    """Delete everything the criteria select, in one transaction, and audit it (ids and counts only)."""
+    with transaction.atomic():
+        plan = _plan(user_id, criteria)
+        counts = _execute(user_id, plan)
+        event = audit_record(
+            actor=actor, action="hard_delete", user_id=user_id,
+            target_ids=criteria.scope_ids() | {"session_ids": plan.forgotten_sessions},
+            counts=counts, reason=redact(audit_reason, plan.terms),
+        )
+    return {"counts": counts, "audit_event_id": event.pk}
+
+
+def memories_purge(*, user_id: str, memory_ids: list[int]) -> dict:
+    """Delete these memories of one user with the same cleanup (expiry purge). Call inside a transaction."""
+    return _execute(user_id, _plan(user_id, DeleteCriteria(memory_ids=memory_ids)))
+
+
+# Planning: which rows go. Reads only.
+
+def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
+    criteria.validate()
+    entities = _entities(user_id, criteria.entity_refs)
+    entity_ids = [entity.pk for entity in entities]
+    terms = entity_terms(entities)
+    entity_sessions = _entity_sessions(user_id, entity_ids)
+    memory_ids = _entity_memory_ids(user_id, entity_ids, entity_sessions) | _requested_memory_ids(user_id, criteria)
+    relations = Relation.objects.filter(user_id=user_id).filter(
+        Q(subject_id__in=entity_ids) | Q(session_id__in=criteria.source_session)
+    )
+    incoming = Relation.objects.filter(user_id=user_id, object_id__in=entity_ids).exclude(
+        Q(subject_id__in=entity_ids) | Q(session_id__in=criteria.source_session)
+    )
+    forgotten_sessions = sorted(entity_sessions | set(criteria.source_session))
+    return DeletionPlan(
+        memory_ids=sorted(memory_ids),
+        entity_ids=entity_ids,
+        tombstone_ids=sorted(set(incoming.values_list("object_id", flat=True))),
+        forgotten_sessions=forgotten_sessions,
+        terms=terms,
+        relation_ids=list(relations.values_list("pk", flat=True)),
+        alias_ids=_alias_ids(user_id, entity_ids, name_terms(terms)),
+        mention_ids=list(EntityMention.objects.filter(user_id=user_id).filter(
+            Q(entity_id__in=entity_ids) | Q(session_id__in=criteria.source_session)).values_list("pk", flat=True)),
+        review_ids=list(EntityReview.objects.filter(
+            Q(entity_id__in=entity_ids) | Q(candidate_id__in=entity_ids)).values_list("pk", flat=True)),
+        unresolved_ids=_unresolved_ids(user_id, forgotten_sessions, name_terms(terms)),
+        queued_task_ids=_queued_task_ids(set(memory_ids)),
+    )
+
+
+def _entities(user_id: str, public_ids: list[str]) -> list[Entity]:
+    entities = list(Entity.objects.live().filter(user_id=user_id, public_id__in=public_ids))
+    missing = set(public_ids) - {entity.public_id for entity in entities}
+    if missing:
+        raise UnknownTargetError(f"Unknown entity ids: {', '.join(sorted(missing))}")
+    if any(entity.kind == EntityKind.SELF for entity in entities):
+        raise DeleteRequestError("The user's own entity cannot be forgotten; delete by session or memory instead.")
+    return entities
+
+
+def _entity_sessions(user_id: str, entity_ids: list[int]) -> set[str]:
+    if not entity_ids:
+        return set()
+    mentioned = EntityMention.objects.filter(user_id=user_id, entity_id__in=entity_ids).values_list("session_id")
+    referenced = Memory.objects.filter(user_id=user_id).filter(
+        Q(memoryentity__entity_id__in=entity_ids) | Q(subject_id__in=entity_ids)).values_list("session_id")
+    return {sid for (sid,) in mentioned.union(referenced) if sid}
+
+
+def _entity_memory_ids(user_id: str, entity_ids: list[int], sessions: set[str]) -> set[int]:
+    if not entity_ids:
+        return set()
+    return set(Memory.objects.filter(user_id=user_id).filter(
+        Q(memoryentity__entity_id__in=entity_ids) | Q(subject_id__in=entity_ids) | Q(session_id__in=sessions)
+    ).values_list("pk", flat=True))
+
+
+def _requested_memory_ids(user_id: str, criteria: DeleteCriteria) -> set[int]:
+    if not (criteria.source_session or criteria.memory_ids or criteria.types or criteria.before):
+        return set()
+    memories = Memory.objects.filter(user_id=user_id)
+    if criteria.memory_ids:
+        found = set(memories.filter(pk__in=criteria.memory_ids).values_list("pk", flat=True))
+        missing = set(criteria.memory_ids) - found
+        if missing:
+            raise UnknownTargetError(f"Unknown memory ids: {', '.join(map(str, sorted(missing)))}")
+    if criteria.source_session or criteria.memory_ids:
+        memories = memories.filter(Q(session_id__in=criteria.source_session) | Q(pk__in=criteria.memory_ids))
+    if criteria.types:
+        memories = memories.filter(type__in=criteria.types)
+    if criteria.before:
+        memories = memories.filter(created_at__lt=criteria.before)
+    return set(memories.values_list("pk", flat=True))
+
+
+def _alias_ids(user_id: str, entity_ids: list[int], terms: list[str]) -> list[int]:
+    """Her aliases, plus other entities' aliases naming her (not when the word is their own name)."""
+    ids = set(Alias.objects.filter(entity_id__in=entity_ids).values_list("pk", flat=True))
+    if terms:
+        others = Alias.objects.filter(user_id=user_id, alias__iregex=sql_word_pattern(terms)).exclude(
+            entity_id__in=entity_ids).values_list("pk", "alias", "entity__canonical_name")
+        ids |= {pk for pk, alias, own_name in others if mentions_any(redact(alias, _own_words(own_name)), terms)}
+    return sorted(ids)
+
+
+def _own_words(name: str) -> list[str]:
+    return [word for word in name.split() if word]
+
+
+def _unresolved_ids(user_id: str, sessions: list[str], terms: list[str]) -> list[int]:
+    naming_her = Q(mention__iregex=sql_word_pattern(terms)) if terms else Q(pk__in=[])
+    return list(UnresolvedReference.objects.filter(user_id=user_id).filter(
+        Q(session_id__in=sessions) | naming_her).values_list("pk", flat=True))
+
+
+def _queued_task_ids(memory_ids: set[int]) -> list[int]:
+    if not memory_ids:
+        return []
+    found = []
+    for queued in OrmQ.objects.all():
+        args = queued.args() or ()
+        if queued.func() in MEMORY_ID_TASKS and args and _as_id_set(args[0]) & memory_ids:
+            found.append(queued.pk)
+    return found
+
+
+def _as_id_set(value) -> set:
+    return set(value) if isinstance(value, (list, tuple, set)) else {value}
+
+
+def _superseding_others(memory_ids: list[int]):
+    return Memory.objects.filter(superseded_by_id__in=memory_ids).exclude(pk__in=memory_ids)
+
+
+def _turn_injections(user_id: str, plan: DeletionPlan):
+    return TurnInjection.objects.filter(user_id=user_id).filter(
+        Q(session_id__in=plan.forgotten_sessions) | Q(memory_ids__overlap=plan.memory_ids or [0]))
+
+
+# Execution: set-based SQL, each statement reporting the rows it really removed.
+
+def _execute(user_id: str, plan: DeletionPlan) -> dict:
+    memory_ids = plan.memory_ids
+    counts = {
+        "superseded_links_cleared": _superseding_others(memory_ids).update(superseded_by=None),
+        "turn_injections": _forget_turn_injections(user_id, plan),
+        "queued_tasks": OrmQ.objects.filter(pk__in=plan.queued_task_ids).delete()[0],
+        "memory_history": _sql_delete(MemoryHistory, "memory_id", memory_ids),
+        "memory_entity_links": _sql_delete(MemoryEntity, "memory_id", memory_ids),
+    }
+    _clear_shared_centroids(memory_ids, plan.entity_ids)
+    counts["memories"] = _sql_delete(Memory, "id", memory_ids)
+    counts |= {
+        "relations": _sql_delete(Relation, "id", plan.relation_ids),
+        "aliases": _sql_delete(Alias, "id", plan.alias_ids),
+        "mentions": _sql_delete(EntityMention, "id", plan.mention_ids),
+        "entity_reviews": _sql_delete(EntityReview, "id", plan.review_ids),
+        "unresolved_references": _sql_delete(UnresolvedReference, "id", plan.unresolved_ids),
+        "entities_tombstoned": _tombstone(plan.tombstone_ids),
+    }
+    _sql_delete(MemoryEntity, "entity_id", plan.entity_ids)
+    counts["entities_removed"] = _sql_delete(Entity, "id", plan.removed_entity_ids)
+    if plan.terms:
+        _redact_profile(user_id, plan.terms)
+        _redact_past_reasons(user_id, plan.terms)
+    return counts
+
+
+def _sql_delete(model, column: str, values: list) -> int:
+    if not values:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(f'DELETE FROM "{model._meta.db_table}" WHERE "{column}" = ANY(%s)', [list(values)])
+        return cursor.rowcount
+
+
+def _forget_turn_injections(user_id: str, plan: DeletionPlan) -> int:
+    """Drop injections of forgotten sessions; cut deleted ids out of the rest (dropping emptied rows)."""
+    injections = _turn_injections(user_id, plan)
+    touched = injections.count()
+    injections.filter(session_id__in=plan.forgotten_sessions).delete()
+    if plan.memory_ids:
+        table = TurnInjection._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{table}" SET memory_ids = ARRAY(SELECT x FROM unnest(memory_ids) x WHERE x <> ALL(%s)) '
+                f"WHERE user_id = %s AND memory_ids && %s::bigint[]",
+                [plan.memory_ids, user_id, plan.memory_ids],
+            )
+            cursor.execute(f"DELETE FROM \"{table}\" WHERE user_id = %s AND cardinality(memory_ids) = 0", [user_id])
+    return touched
+
+
+def _clear_shared_centroids(memory_ids: list[int], forgotten: list[int]) -> None:
+    """Other entities' centroids averaged deleted embeddings: clear them for the drift task to recompute."""
+    if memory_ids:
+        shared = MemoryEntity.objects.filter(memory_id__in=memory_ids).exclude(entity_id__in=forgotten)
+        Entity.objects.filter(pk__in=shared.values("entity_id")).update(centroid=None)
+
+
+def _tombstone(entity_ids: list[int]) -> int:
+    return Entity.objects.filter(pk__in=entity_ids).update(
+        canonical_name="", normalized_name="", centroid=None, centroid_at_creation=None,
+        relations_at_creation=[], drift_flagged=False, drift_flagged_at=None, last_mentioned_at=None,
+        deleted_at=timezone.now(),
+    )
+
+
+def _redact_profile(user_id: str, terms: list[str]) -> None:
+    profile = UserProfile.objects.filter(user_id=user_id).first()
+    if not profile:
+        return
+    kept = {name: {k: v for k, v in getattr(profile, name).items()
+                   if not mentions_any(f"{k} {v}", terms)} for name in ("preferences", "favorites")}
+    if any(kept[name] != getattr(profile, name) for name in kept):
+        UserProfile.objects.filter(pk=profile.pk).update(**kept)
+
+
+def _redact_past_reasons(user_id: str, terms: list[str]) -> None:
+    for event in AuditEvent.objects.filter(user_id=user_id, reason__iregex=sql_word_pattern(terms)):
+        AuditEvent.objects.filter(pk=event.pk).update(reason=redact(event.reason, terms))

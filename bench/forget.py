@@ -1,0 +1,118 @@
+"""Forget benchmark: hard-delete an entity with 10k attached memories across 50 sessions, and one
+session holding 1k memories. Prints wall time and rows removed for each (dry run and real delete).
+
+    python bench/forget.py [--memories 10000] [--sessions 50] [--session-memories 1000]
+
+Runs in its own database (bench_recall_forget, kept between runs); rows are bulk-inserted directly
+with random unit-vector embeddings, so no model is loaded.
+"""
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
+os.environ["RECALL_TEST_DB_NAME"] = "bench_recall_forget"
+
+USER_ID = "bench"
+BATCH = 2000
+
+
+def random_unit_vectors(count: int, rng) -> np.ndarray:
+    vectors = rng.standard_normal((count, 384)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def insert_memories(sessions: list[str], per_session: int, entities, rng) -> int:
+    from memories.models import Memory, MemoryEntity, MemoryHistory
+
+    vectors = iter(random_unit_vectors(len(sessions) * per_session, rng))
+    rows = [
+        Memory(user_id=USER_ID, session_id=session, type="event", content=f"meeting {n} in {session} with Sarah",
+               embedding=next(vectors), embedding_status="ready")
+        for session in sessions for n in range(per_session)
+    ]
+    Memory.objects.bulk_create(rows, batch_size=BATCH)
+    MemoryEntity.objects.bulk_create(
+        [MemoryEntity(user_id=USER_ID, memory=row, entity=entity) for row in rows for entity in entities],
+        batch_size=BATCH)
+    MemoryHistory.objects.bulk_create(
+        [MemoryHistory(user_id=USER_ID, memory=row, action="created", session_id=row.session_id) for row in rows],
+        batch_size=BATCH)
+    return len(rows)
+
+
+def build(memories: int, sessions: int, session_memories: int):
+    from entities.services import alias_add, entity_create, mention_record, relation_upsert
+
+    rng = np.random.default_rng(7)
+    sarah = entity_create(user_id=USER_ID, name="Sarah Chen")
+    alias_add(entity=sarah, alias="Sarah")
+    alex = entity_create(user_id=USER_ID, name="Alex Rivera")
+    relation_upsert(subject=alex, predicate="partner_of", object=sarah)
+    sarah_sessions = [f"sarah-{n:02d}" for n in range(sessions)]
+    for session in sarah_sessions:
+        mention_record(entity=sarah, session_id=session)
+    insert_memories(sarah_sessions, memories // sessions, [sarah], rng)
+    insert_memories(["big-session"], session_memories, [alex], rng)
+    insert_memories([f"other-{n}" for n in range(10)], 200, [alex], rng)  # must survive both deletes
+    return sarah
+
+
+def measure(label: str, criteria) -> None:
+    from audit.forget import deletion_counts, hard_delete
+
+    began = time.perf_counter()
+    planned = deletion_counts(user_id=USER_ID, criteria=criteria)
+    dry = time.perf_counter() - began
+    began = time.perf_counter()
+    result = hard_delete(user_id=USER_ID, criteria=criteria, actor="bench", audit_reason="benchmark")
+    wall = time.perf_counter() - began
+    counts = result["counts"]
+    assert counts == planned, (counts, planned)
+    print(f"{label}: hard_delete {wall * 1000:.0f} ms, dry run {dry * 1000:.0f} ms, "
+          f"rows removed {sum(v for k, v in counts.items() if k != 'superseded_links_cleared')} "
+          f"(memories {counts['memories']}, links {counts['memory_entity_links']}, "
+          f"history {counts['memory_history']}, mentions {counts['mentions']}, aliases {counts['aliases']}, "
+          f"relations {counts['relations']}, tombstoned {counts['entities_tombstoned']})", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--session-memories", type=int, default=1_000)
+    args = parser.parse_args()
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from audit.forget import DeleteCriteria
+    from audit.models import AuditEvent
+    from entities.models import Entity
+    from memories.models import Memory
+
+    connection.creation.create_test_db(verbosity=0, keepdb=True)
+    Memory.objects.filter(user_id=USER_ID).delete()
+    Entity.objects.filter(user_id=USER_ID).delete()
+    AuditEvent.objects.filter(user_id=USER_ID).delete()
+    began = time.perf_counter()
+    sarah = build(args.memories, args.sessions, args.session_memories)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(f"loaded {Memory.objects.filter(user_id=USER_ID).count()} memories in "
+          f"{time.perf_counter() - began:.1f}s", flush=True)
+    measure(f"entity ({args.memories} memories, {args.sessions} sessions)",
+            DeleteCriteria(entity_refs=[sarah.public_id]))
+    measure(f"session ({args.session_memories} memories)", DeleteCriteria(source_session=["big-session"]))
+    print(f"surviving memories: {Memory.objects.filter(user_id=USER_ID).count()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Entities API: list, detail, resolve, graph, merge, aliases, relations and contacts import.
+
+Every endpoint acts for one granted user id; another user's public id is a 404.
+"""
+from django.db.models import Q
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, parser_classes
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+
+from audit.access import actor_name
+from entities import listing
+from entities.api import serializers as s
+from entities.contacts import ContactsFormatError, import_contacts
+from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create
+from entities.merge import MergeError, entity_merge
+from entities.models import Entity, Relation
+from entities.services import resolve_mention
+from recall_site.api_scope import scoped_user_id, validated
+from recall_site.config import recall_setting
+
+
+def _entity_or_404(user_id: str, public_id: str) -> Entity:
+    entity = Entity.objects.live().for_user(user_id).filter(public_id=public_id).first()
+    if entity is None:
+        raise Http404("No such entity.")
+    return entity
+
+
+def _invalid(field: str, error: Exception):
+    raise serializers.ValidationError({field: [str(error)]})
+
+
+@extend_schema(parameters=[s.EntityListFilterSerializer], responses=s.EntityOutputSerializer(many=True))
+@api_view(["GET"])
+def entity_list_view(request):
+    filters = validated(s.EntityListFilterSerializer, request.query_params.dict())
+    user_id = scoped_user_id(request, filters["user_id"])
+    queryset = listing.entity_list(user_id=user_id, search=filters["q"], kind=filters["kind"])
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(s.EntityOutputSerializer(page, many=True).data)
+
+
+@extend_schema(parameters=[s.UserScopeSerializer], responses=s.EntityDetailOutputSerializer)
+@api_view(["GET"])
+def entity_detail_view(request, public_id: str):
+    user_id = scoped_user_id(request, validated(s.UserScopeSerializer, request.query_params.dict())["user_id"])
+    entity = listing.entity_get(user_id=user_id, public_id=public_id)
+    if entity is None:
+        raise Http404("No such entity.")
+    context = {"relations": listing.entity_relations(entity), "memories": listing.entity_memories(entity)}
+    return Response(s.EntityDetailOutputSerializer(entity, context=context).data)
+
+
+@extend_schema(request=s.ResolveInputSerializer, responses=s.ResolutionOutputSerializer)
+@api_view(["POST"])
+def entity_resolve_view(request):
+    data = validated(s.ResolveInputSerializer, request.data)
+    resolution = resolve_mention(scoped_user_id(request, data["user_id"]), data["mention"])
+    return Response(s.ResolutionOutputSerializer(resolution).data)
+
+
+@extend_schema(parameters=[s.GraphQuerySerializer], responses={200: dict})
+@api_view(["GET"])
+def entity_graph_view(request, public_id: str):
+    query = validated(s.GraphQuerySerializer, request.query_params.dict())
+    entity = _entity_or_404(scoped_user_id(request, query["user_id"]), public_id)
+    hop = query.get("hop") or recall_setting("entities.graph_default_hop")
+    return Response(s.graph_payload(listing.entity_neighbourhood(entity, hop)))
+
+
+@extend_schema(request=s.MergeInputSerializer, responses={200: dict})
+@api_view(["POST"])
+def entity_merge_view(request):
+    data = validated(s.MergeInputSerializer, request.data)
+    user_id = scoped_user_id(request, data["user_id"])
+    winner, loser = _entity_or_404(user_id, data["winner"]), _entity_or_404(user_id, data["loser"])
+    try:
+        counts = entity_merge(user_id=user_id, winner=winner, loser=loser, actor=actor_name(request.user))
+    except MergeError as error:
+        _invalid("loser", error)
+    merged = listing.entity_get(user_id=user_id, public_id=winner.public_id)
+    return Response({"winner": s.EntityOutputSerializer(merged).data, "loser": data["loser"], "counts": counts})
+
+
+@extend_schema(request=s.AliasInputSerializer, responses={200: s.EntityOutputSerializer})
+@api_view(["POST", "DELETE"])
+def entity_aliases_view(request, public_id: str):
+    data = validated(s.AliasInputSerializer, request.data or request.query_params.dict())
+    user_id = scoped_user_id(request, data["user_id"])
+    entity = _entity_or_404(user_id, public_id)
+    actor = actor_name(request.user)
+    try:
+        if request.method == "POST":
+            entity_alias_add(entity=entity, alias=data["alias"], actor=actor)
+        else:
+            entity_alias_remove(entity=entity, alias=data["alias"], actor=actor)
+    except CurationError as error:
+        _invalid("alias", error)
+    code = status.HTTP_201_CREATED if request.method == "POST" else status.HTTP_200_OK
+    return Response(s.EntityOutputSerializer(listing.entity_get(user_id=user_id, public_id=public_id)).data,
+                    status=code)
+
+
+@extend_schema(parameters=[s.RelationFilterSerializer], request=s.RelationCreateInputSerializer,
+               responses=s.RelationOutputSerializer(many=True))
+@api_view(["GET", "POST"])
+def relation_list_view(request):
+    if request.method == "POST":
+        return _relation_create(request)
+    filters = validated(s.RelationFilterSerializer, request.query_params.dict())
+    user_id = scoped_user_id(request, filters["user_id"])
+    queryset = Relation.objects.filter(user_id=user_id, status=filters["status"],
+                                       subject__deleted_at__isnull=True, object__deleted_at__isnull=True)
+    if filters.get("entity"):
+        entity = _entity_or_404(user_id, filters["entity"])
+        queryset = queryset.filter(Q(subject=entity) | Q(object=entity))
+    if filters.get("predicate"):
+        queryset = queryset.filter(predicate=filters["predicate"])
+    queryset = queryset.select_related("subject", "object").order_by("-created_at", "-pk")
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request)
+    return paginator.get_paginated_response(s.RelationOutputSerializer(page, many=True).data)
+
+
+def _relation_create(request):
+    data = validated(s.RelationCreateInputSerializer, request.data)
+    user_id = scoped_user_id(request, data["user_id"])
+    subject, object_ = _entity_or_404(user_id, data["subject"]), _entity_or_404(user_id, data["object"])
+    try:
+        relation = relation_create(subject=subject, predicate=data["predicate"], object=object_,
+                                   confidence=data["confidence"], valid_from=data["valid_from"],
+                                   actor=actor_name(request.user))
+    except CurationError as error:
+        _invalid("predicate", error)
+    return Response(s.RelationOutputSerializer(relation).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request={"multipart/form-data": s.ContactsImportInputSerializer}, responses={201: dict})
+@api_view(["POST"])
+@parser_classes([MultiPartParser, FormParser])
+def contacts_import_view(request):
+    data = validated(s.ContactsImportInputSerializer, request.data.dict())
+    user_id = scoped_user_id(request, data["user_id"])
+    upload = data["file"]
+    if upload.size > recall_setting("contacts.max_upload_bytes"):
+        _invalid("file", ValueError("The file is larger than contacts.max_upload_bytes allows."))
+    try:
+        summary = import_contacts(user_id=user_id, data=upload.read(), filename=upload.name,
+                                  actor=actor_name(request.user), self_card=data["self_card"])
+    except ContactsFormatError as error:
+        _invalid("file", ValueError(f"{error} Nothing was imported."))
+    return Response(summary.as_dict(), status=status.HTTP_201_CREATED)

@@ -1,0 +1,233 @@
+"""Import a contacts export into the user's entity graph, in one transaction.
+
+Each card is matched through the same resolver the pipeline uses
+(`entities.services.resolve_mention`). A match on the full name (exact,
+normalized or alias) is taken; a weaker match (first name, title + surname,
+fuzzy) is taken only if no other card in the file claims the same existing
+entity. A name that clearly belongs to someone else ("Sarah Miller" vs an entity
+"Sarah Chen") is never a match. Anything in between becomes a new entity plus
+an `ambiguous_match` review, never a blind merge.
+
+The user's own card is named by the caller (`self_card`: its full name); it
+enriches the self entity instead of creating a person, and its relations
+("manager", "mother", …) also become role aliases ("my manager", "my mother").
+"""
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+
+from django.db import transaction
+
+from audit.services import audit_record
+from entities.contacts.cards import RELATION_LABELS, SKIPPED_CATEGORIES, ContactCard, ContactsFormatError
+from entities.contacts.spreadsheet import read_csv_contacts
+from entities.contacts.vcard import read_vcards
+from entities.likeness import full_names_conflict, name_tokens
+from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
+from entities.names import normalize_name
+from entities.services import alias_add, entity_create, resolve_mention, self_entity
+from recall_site.config import recall_setting
+
+STRONG_METHODS = ("exact", "normalized", "alias")
+
+
+@dataclass
+class ImportSummary:
+    format: str
+    cards: int = 0
+    people_created: int = 0
+    people_matched: int = 0       # an entity that existed before this import was enriched
+    duplicate_cards: int = 0      # a second card for someone created earlier from this file
+    organisations_created: int = 0
+    aliases_added: int = 0
+    relations_added: int = 0
+    ambiguous: int = 0            # cards sent to the review queue instead of being merged
+    self_card_used: bool = False
+    cards_without_name: int = 0
+    skipped_fields: dict = field(default_factory=lambda: dict.fromkeys(SKIPPED_CATEGORIES, 0))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def import_contacts(*, user_id: str, data: bytes | str, filename: str = "", actor: str,
+                    self_card: str = "", progress=None) -> ImportSummary:
+    """Read the whole file first (errors name the line/card), then write everything or nothing."""
+    if isinstance(data, bytes) and len(data) > recall_setting("contacts.max_upload_bytes"):
+        raise ContactsFormatError("The file is larger than contacts.max_upload_bytes allows.")
+    text = _decoded(data)
+    file_format = _format_of(text, filename)
+    cards = read_vcards(text) if file_format == "vcard" else read_csv_contacts(text)
+    own = _own_card(cards, self_card)
+    summary = ImportSummary(format=file_format, cards=len(cards), self_card_used=own is not None)
+    with transaction.atomic():
+        _ContactsWriter(user_id, summary).run(cards, own, progress)
+        audit_record(actor=actor, action="contacts_import", user_id=user_id, counts=_audit_counts(summary))
+    return summary
+
+
+def _decoded(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")  # Outlook's CSV export on Windows
+
+
+def _format_of(text: str, filename: str) -> str:
+    lowered = filename.lower()
+    if lowered.endswith((".vcf", ".vcard")) or text.lstrip()[:11].upper() == "BEGIN:VCARD":
+        return "vcard"
+    if lowered.endswith(".csv") or "," in text.split("\n", 1)[0]:
+        return "csv"
+    raise ContactsFormatError("Unrecognised file: expected a vCard (.vcf) or a Google/Outlook CSV export.")
+
+
+def _own_card(cards: list[ContactCard], self_card: str) -> ContactCard | None:
+    wanted = normalize_name(self_card or "")
+    if not wanted:
+        return None
+    for card in cards:
+        if wanted in card.normalized_names():
+            return card
+    raise ContactsFormatError(f"No card in this file is named {self_card!r} (the self card must match a name).")
+
+
+def _audit_counts(summary: ImportSummary) -> dict:
+    counts = {k: v for k, v in summary.as_dict().items() if isinstance(v, int) and not isinstance(v, bool)}
+    counts["skipped_fields"] = sum(summary.skipped_fields.values())
+    return counts
+
+
+class _ContactsWriter:
+    def __init__(self, user_id: str, summary: ImportSummary):
+        self.user_id, self.summary = user_id, summary
+        self.created: set[int] = set()
+        self.claims: Counter = Counter()
+        self.by_uid: dict[str, Entity] = {}
+        self.own_names: set[str] = set()
+
+    def run(self, cards, own, progress) -> None:
+        people = [card for card in cards if card is not own and not card.is_organisation and card.name]
+        self.own_names = own.normalized_names() if own else set()
+        self._count_claims(people)
+        placed = []
+        for card in cards:
+            for category, count in card.skipped.items():
+                self.summary.skipped_fields[category] += count
+            entity = self._place(card, own)
+            if entity:
+                placed.append((card, entity))
+                self.by_uid[card.uid] = entity
+            if progress:
+                progress(1)
+        for card, entity in placed:
+            self._relate(card, entity, is_self=card is own)
+
+    def _place(self, card: ContactCard, own) -> Entity | None:
+        if not card.name:
+            self.summary.cards_without_name += 1
+            return None
+        if card.is_organisation:
+            return self._organisation(card.organisation or card.name)
+        entity = self_entity(self.user_id) if card is own else self._person(card)
+        self._add_aliases(entity, card.alias_forms())
+        if card.organisation:
+            self._link(entity, "works_at", self._organisation(card.organisation))
+        return entity
+
+    # -- matching
+
+    def _count_claims(self, cards) -> None:
+        """How many distinct cards would take each existing entity by a weak match."""
+        claimants = defaultdict(set)
+        for card in cards:
+            for entity in self._candidates(card)[0]:
+                claimants[entity.pk].add(normalize_name(card.name))
+        self.claims = Counter({pk: len(names) for pk, names in claimants.items()})
+
+    def _candidates(self, card: ContactCard) -> tuple[list[Entity], bool]:
+        """Entities this card may be (none conflicting with its names), and whether the full name matched."""
+        names = card.normalized_names()
+        for form in card.lookup_forms():
+            resolution = resolve_mention(self.user_id, form)
+            found = [resolution.entity] if resolution.entity else resolution.candidates
+            fitting = [e for e in found if e.kind == EntityKind.PERSON and not full_names_conflict(names, _names(e))]
+            if fitting:
+                return fitting, form == card.name and resolution.method in STRONG_METHODS
+        return [], False
+
+    def _person(self, card: ContactCard, *, from_card: bool = True) -> Entity:
+        fitting, strong = self._candidates(card)
+        if len(fitting) == 1 and (strong or self.claims[fitting[0].pk] <= 1):
+            return self._enrich(fitting[0], card, from_card=from_card)
+        entity = entity_create(user_id=self.user_id, name=card.name, origin=AliasOrigin.CONTACTS)
+        self.created.add(entity.pk)
+        self.summary.people_created += 1
+        self.summary.aliases_added += 1
+        if fitting:
+            self.summary.ambiguous += 1
+            for candidate in fitting:
+                EntityReview.objects.get_or_create(user_id=self.user_id, kind=EntityReviewKind.AMBIGUOUS_MATCH,
+                                                   entity=candidate, candidate=entity)
+        return entity
+
+    def _enrich(self, entity: Entity, card: ContactCard, *, from_card: bool) -> Entity:
+        if from_card and entity.pk in self.created:
+            self.summary.duplicate_cards += 1
+        elif from_card:
+            self.summary.people_matched += 1
+        current, _ = name_tokens(entity.normalized_name)
+        fuller, _ = name_tokens(normalize_name(card.name))
+        if len(current) == 1 and len(fuller) > 1 and current[0] in fuller:
+            # A first-name-only entity from conversation ("Sarah") takes the contact's full name.
+            entity.canonical_name, entity.normalized_name = card.name, normalize_name(card.name)
+            entity.save(update_fields=["canonical_name", "normalized_name"])
+        return entity
+
+    # -- writes
+
+    def _add_aliases(self, entity: Entity, forms) -> None:
+        known = set(entity.aliases.values_list("normalized", flat=True))
+        for form in forms:
+            if normalize_name(form) not in known and alias_add(entity=entity, alias=form, origin=AliasOrigin.CONTACTS):
+                known.add(normalize_name(form))
+                self.summary.aliases_added += 1
+
+    def _organisation(self, name: str) -> Entity:
+        normalized = normalize_name(name)
+        existing = Entity.objects.live().for_user(self.user_id).filter(kind=EntityKind.ORG)
+        match = existing.filter(normalized_name=normalized).first() or existing.filter(
+            aliases__normalized=normalized).first()
+        if match:
+            return match
+        self.summary.organisations_created += 1
+        self.summary.aliases_added += 1
+        return entity_create(user_id=self.user_id, name=name, kind=EntityKind.ORG, origin=AliasOrigin.CONTACTS)
+
+    def _relate(self, card: ContactCard, entity: Entity, *, is_self: bool) -> None:
+        related = [(label, self._related_person(name)) for label, name in card.related]
+        related += [(label, self.by_uid[uid]) for label, uid in card.related_uids if uid in self.by_uid]
+        for label, other in related:
+            if other.pk == entity.pk:
+                continue
+            predicate, role = RELATION_LABELS[label]
+            self._link(other, predicate, entity)
+            if is_self and role:
+                self._add_aliases(other, [role])
+
+    def _related_person(self, name: str) -> Entity:
+        if normalize_name(name) in self.own_names:
+            return self_entity(self.user_id)
+        return self._person(ContactCard(where="related name", full_name=name), from_card=False)
+
+    def _link(self, subject: Entity, predicate: str, object: Entity) -> None:
+        _, created = Relation.objects.get_or_create(
+            subject=subject, predicate=predicate, object=object, status="active",
+            defaults={"user_id": self.user_id},
+        )
+        self.summary.relations_added += int(created)
+
+
+def _names(entity: Entity) -> set[str]:
+    return set(entity.aliases.values_list("normalized", flat=True)) | {entity.normalized_name}

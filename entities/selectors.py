@@ -1,0 +1,106 @@
+"""Reads of the entity graph: a recursive walk over active relations, skipping tombstoned nodes.
+
+The walk follows relations in both directions (Sarah reaches Alex through
+"alex partner_of sarah"), never revisits a node on the same path (cycle-safe),
+and never enters a tombstoned entity.
+"""
+from dataclasses import dataclass
+
+from django.db import connection
+
+from entities.models import Entity, Relation
+
+_WALK_SQL = """
+WITH RECURSIVE edges AS (
+    SELECT id AS relation_id, subject_id AS source_id, object_id AS target_id, predicate, TRUE AS forward
+    FROM entities_relation
+    WHERE user_id = %(user_id)s AND status = 'active' AND (valid_to IS NULL OR valid_to > now())
+    UNION ALL
+    SELECT id, object_id, subject_id, predicate, FALSE
+    FROM entities_relation
+    WHERE user_id = %(user_id)s AND status = 'active' AND (valid_to IS NULL OR valid_to > now())
+), walk (entity_id, depth, node_path, relation_path, forward_path) AS (
+    SELECT id, 0, ARRAY[id], ARRAY[]::bigint[], ARRAY[]::boolean[]
+    FROM entities_entity
+    WHERE user_id = %(user_id)s AND id = ANY(%(start_ids)s) AND deleted_at IS NULL
+    UNION ALL
+    SELECT e.target_id, w.depth + 1, w.node_path || e.target_id, w.relation_path || e.relation_id,
+           w.forward_path || e.forward
+    FROM walk w
+    JOIN edges e ON e.source_id = w.entity_id
+    JOIN entities_entity node ON node.id = e.target_id AND node.deleted_at IS NULL
+    WHERE w.depth < %(hop)s AND NOT e.target_id = ANY(w.node_path)
+)
+SELECT entity_id, depth, node_path, relation_path, forward_path FROM walk
+"""
+
+
+SYMMETRIC_PREDICATES = frozenset(
+    {"partner_of", "married_to", "sibling_of", "roommate_of", "friend_of", "colleague_of", "related_to"}
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    relation_id: int
+    forward: bool  # True: walked subject → object; False: object → subject
+
+
+@dataclass(frozen=True)
+class Reached:
+    entity_id: int
+    depth: int
+    node_path: tuple[int, ...]
+    steps: tuple[Step, ...]
+
+
+def _walk_rows(user_id: str, entity_ids, hop: int) -> list[Reached]:
+    ids = [int(pk) for pk in entity_ids]
+    if not ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_WALK_SQL, {"user_id": user_id, "start_ids": ids, "hop": max(int(hop), 0)})
+        rows = cursor.fetchall()
+    return [
+        Reached(entity_id, depth, tuple(nodes), tuple(Step(r, f) for r, f in zip(relations, forwards)))
+        for entity_id, depth, nodes, relations, forwards in rows
+    ]
+
+
+def graph_walk(user_id: str, entity_ids, hop: int) -> list[Reached]:
+    """Every live entity within `hop` hops of the start entities, with its shortest path (start ones at depth 0)."""
+    best: dict[int, Reached] = {}
+    for reached in _walk_rows(user_id, entity_ids, hop):
+        current = best.get(reached.entity_id)
+        if current is None or (reached.depth, reached.node_path) < (current.depth, current.node_path):
+            best[reached.entity_id] = reached
+    return sorted(best.values(), key=lambda r: (r.depth, r.entity_id))
+
+
+def graph_neighbourhood(entity: Entity, hops: int = 2) -> list[tuple[Relation, int]]:
+    """Relations within `hops` of `entity`, each with the depth at which the walk first crosses it."""
+    depth_by_relation: dict[int, int] = {}
+    for reached in _walk_rows(entity.user_id, [entity.pk], hops):
+        for index, step in enumerate(reached.steps, start=1):
+            depth_by_relation[step.relation_id] = min(index, depth_by_relation.get(step.relation_id, index))
+    relations = Relation.objects.filter(pk__in=depth_by_relation).select_related("subject", "object")
+    return sorted(((r, depth_by_relation[r.pk]) for r in relations), key=lambda item: (item[1], item[0].pk))
+
+
+def path_label(reached: Reached, entities: dict[int, Entity], relations: dict[int, Relation]) -> str:
+    """"sarah chen -partner_of-> alex"; an edge walked against its direction reads "a <-p- b"."""
+    if not reached.steps:
+        return ""
+    parts = [_entity_label(entities.get(reached.node_path[0]))]
+    for step, node_id in zip(reached.steps, reached.node_path[1:]):
+        relation = relations.get(step.relation_id)
+        predicate = relation.predicate if relation else "related_to"
+        arrow = f"-{predicate}->" if step.forward or predicate in SYMMETRIC_PREDICATES else f"<-{predicate}-"
+        parts += [arrow, _entity_label(entities.get(node_id))]
+    return " ".join(parts)
+
+
+def _entity_label(entity: Entity | None) -> str:
+    if entity is None:
+        return "?"
+    return (entity.canonical_name or entity.public_id).lower()

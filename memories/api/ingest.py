@@ -1,0 +1,37 @@
+"""POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace."""
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from audit.access import actor_name
+from memories.models import Source
+from memories.pipeline import ingest_messages
+from recall_site.api_scope import DEFAULT_USER_ID, scoped_user_id, validated
+
+INGEST_SOURCES = [Source.AUTO_REFLECTION, Source.IMPORT, Source.MANUAL_TOOL]
+MAX_MESSAGES = 500
+
+
+class IngestMessageSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
+    content = serializers.CharField(max_length=8000, allow_blank=True, trim_whitespace=False)
+    timestamp = serializers.DateTimeField(required=False)
+    id = serializers.CharField(max_length=128, required=False, allow_blank=True)
+
+
+class IngestInputSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+    session_id = serializers.CharField(max_length=128)
+    source = serializers.ChoiceField(choices=INGEST_SOURCES, default=Source.AUTO_REFLECTION)
+    messages = IngestMessageSerializer(many=True, allow_empty=False, max_length=MAX_MESSAGES)
+
+
+@extend_schema(request=IngestInputSerializer, responses={200: dict})
+@api_view(["POST"])
+def ingest_view(request):
+    data = validated(IngestInputSerializer, request.data)
+    user_id = scoped_user_id(request, data["user_id"])
+    trace = ingest_messages(user_id=user_id, session_id=data["session_id"], source=data["source"],
+                            actor=actor_name(request.user), messages=data["messages"])
+    return Response(trace.as_dict())

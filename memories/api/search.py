@@ -1,0 +1,44 @@
+"""Retrieval API: search, the startup digest (hydrate) and per-turn retrieval."""
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from memories.api import search_serializers as s
+from memories.hydration import startup_digest, turn_retrieval
+from memories.retrieval import search_memories
+from recall_site.api_scope import query_user_id, scoped_user_id, validated
+
+
+@extend_schema(request=s.SearchInputSerializer, responses={200: dict})
+@api_view(["POST"])
+def search_view(request):
+    data = validated(s.SearchInputSerializer, request.data)
+    scope, hints, filters = data.get("scope", {}), data.get("hints", {}), data.get("filters", {})
+    outcome = search_memories(
+        user_id=scoped_user_id(request, scope.get("user_id")),
+        query=data["query"],
+        session_id=scope.get("session_id") or None,
+        entities=hints.get("entities", ()),
+        hop=hints.get("hop"),
+        types=data.get("types"),
+        domains=filters.get("domains"),
+        min_confidence=filters.get("min_confidence"),
+        include_all_domains=filters.get("include_all_domains", False),
+        limit=data.get("limit"),
+    )
+    return Response(s.search_response(outcome))
+
+
+@extend_schema(parameters=[OpenApiParameter("user_id", str)], responses={200: dict})
+@api_view(["GET"])
+def hydrate_view(request):
+    user_id = query_user_id(request)
+    return Response(s.digest_response(user_id, startup_digest(user_id)))
+
+
+@extend_schema(request=s.TurnInputSerializer, responses={200: dict})
+@api_view(["POST"])
+def turn_view(request):
+    data = validated(s.TurnInputSerializer, request.data)
+    user_id = scoped_user_id(request, data["user_id"])
+    return Response(s.turn_response(turn_retrieval(user_id, data["session_id"], data["message"])))

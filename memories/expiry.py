@@ -1,0 +1,82 @@
+"""Expiry: memories whose freshness fell below the retrieval floor stop being retrieved, can be
+restored for `decay.expired_retention_days`, then are purged. Pinned memories never expire."""
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from audit.forget import memories_purge
+from audit.services import audit_record
+from memories.decay import memory_freshness, stale_person_memory_ids
+from memories.models import Memory, MemoryHistory, MemoryType, Status
+from recall_site.config import recall_setting
+
+FRESHNESS_FIELDS = ("pk", "user_id", "confidence", "half_life_days", "last_reinforced_at", "pinned")
+SYSTEM_ACTOR = "system"
+
+
+class MemoryNotExpiredError(ValueError):
+    """Only expired memories can be restored."""
+
+
+def expire_memories(now: datetime | None = None) -> int:
+    """Mark active, unpinned memories below the retrieval floor expired. Returns how many this run expired."""
+    now = now or timezone.now()
+    floor = recall_setting("decay.retrieval_floor")
+    candidates = Memory.objects.filter(status=Status.ACTIVE, pinned=False)
+    stale = stale_person_memory_ids(candidates.filter(type=MemoryType.EVENT).values("pk"), now)
+    below = [
+        memory.pk for memory in candidates.only(*FRESHNESS_FIELDS).iterator(chunk_size=2000)
+        if memory_freshness(memory, now, stale_person=memory.pk in stale) < floor
+    ]
+    return len(_mark_expired(below, now))
+
+
+@transaction.atomic
+def _mark_expired(memory_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+    """Claim rows with a conditional update (a concurrent run claims each row once) and record history."""
+    if not memory_ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{Memory._meta.db_table}" SET status = %s, expired_at = %s '
+            "WHERE id = ANY(%s) AND status = %s AND NOT pinned RETURNING id, user_id",
+            [Status.EXPIRED, now, memory_ids, Status.ACTIVE],
+        )
+        claimed = cursor.fetchall()
+    MemoryHistory.objects.bulk_create(
+        [MemoryHistory(user_id=user_id, memory_id=pk, action="expired", at=now) for pk, user_id in claimed]
+    )
+    return claimed
+
+
+def purge_expired(now: datetime | None = None) -> dict:
+    """Hard-delete memories expired longer than the recovery window; one counts-only audit event per user."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=recall_setting("decay.expired_retention_days"))
+    due = Memory.objects.filter(status=Status.EXPIRED, expired_at__lt=cutoff)
+    purged = {}
+    for user_id in due.values_list("user_id", flat=True).distinct().order_by("user_id"):
+        with transaction.atomic():
+            ids = list(due.filter(user_id=user_id).select_for_update(skip_locked=True).values_list("pk", flat=True))
+            if not ids:
+                continue
+            counts = memories_purge(user_id=user_id, memory_ids=ids)
+            audit_record(actor=SYSTEM_ACTOR, action="purge_expired", user_id=user_id, counts=counts)
+        purged[user_id] = counts["memories"]
+    return purged
+
+
+@transaction.atomic
+def memory_restore(*, memory: Memory, actor: str) -> Memory:
+    """Bring an expired memory back: active again, fresh from now."""
+    restored = Memory.objects.filter(pk=memory.pk, status=Status.EXPIRED).update(
+        status=Status.ACTIVE, expired_at=None, last_reinforced_at=timezone.now())
+    if not restored:
+        raise MemoryNotExpiredError("Only expired memories can be restored.")
+    MemoryHistory.objects.create(user_id=memory.user_id, memory=memory, action="restored")
+    audit_record(actor=actor, action="memory_restore", user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk]})
+    memory.refresh_from_db()
+    return memory
+

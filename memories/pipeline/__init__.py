@@ -1,0 +1,97 @@
+"""The 7-stage write pipeline: pre_filter → extract → tag_domain → resolve_refs → reconcile → infer → persist.
+
+`run_pipeline` runs the first three stages over the whole batch (no database
+writes; tag_domain embeds in one call; an LLM extractor is called here, outside
+any transaction), then each surviving message through the last four inside its
+own transaction, so a failure leaves nothing of that message written. It returns
+a `PipelineTrace` with one entry per input message.
+"""
+import hashlib
+import logging
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from memories.pipeline.base import (
+    IngestContext, Message, Outcome, PipelineTrace, Rejected, TraceEntry, WorkItem,
+)
+from memories.pipeline.extract import Extract
+from memories.pipeline.infer import Infer
+from memories.pipeline.persist import Persist
+from memories.pipeline.policy import auto_memory_disabled
+from memories.pipeline.pre_filter import PreFilter
+from memories.pipeline.reconcile import Reconcile
+from memories.pipeline.resolve_refs import ResolveRefs
+from memories.pipeline.tag_domain import TagDomain
+
+logger = logging.getLogger(__name__)
+
+BATCH_STAGES = (PreFilter(), Extract(), TagDomain())
+WRITE_STAGES = (ResolveRefs(), Reconcile(), Infer(), Persist())
+
+
+def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], source: str, actor: str) -> PipelineTrace:
+    context = IngestContext(user_id=user_id, session_id=session_id, source=source, actor=actor)
+    items = [WorkItem(message) for message in messages]
+    if auto_memory_disabled(context):
+        for item in items:
+            item.rejection = Rejected("ingest", "auto_memory_disabled")
+    for stage in BATCH_STAGES:
+        stage.run_batch(items, context)
+    for item in items:
+        if item.rejection is None:
+            _write_message(item, context)
+    return PipelineTrace(user_id, session_id, source, [_trace_entry(item) for item in items])
+
+
+def _write_message(item: WorkItem, context: IngestContext) -> None:
+    stage_name = ""
+    try:
+        with transaction.atomic():
+            for stage in WRITE_STAGES:
+                stage_name = stage.name
+                stage.run(item, context)
+    except Rejected as rejected:
+        item.rejection, item.results = rejected, []
+    except Exception as error:  # noqa: BLE001 - one bad message must not sink the batch; its writes rolled back
+        logger.exception("pipeline failed at %s for message %s", stage_name, item.message.id)
+        item.rejection, item.results = Rejected(stage_name, f"error:{type(error).__name__}"), []
+
+
+def _trace_entry(item: WorkItem) -> TraceEntry:
+    message = item.message
+    if item.rejection:
+        rejected = item.rejection
+        return TraceEntry(message.id, message.role, Outcome.REJECTED, rejected.stage, rejected.reason,
+                          rejected.score or item.relevance)
+    headline = min(item.results, key=lambda r: Outcome.PRIORITY.index(r.outcome))
+    return TraceEntry(message.id, message.role, headline.outcome, headline.stage, headline.reason, item.relevance,
+                      item.results)
+
+
+def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
+    """A stable id for a message sent without one (so rows can name their source message)."""
+    digest = hashlib.sha1(f"{session_id}\n{timestamp.isoformat()}\n{content}".encode()).hexdigest()
+    return f"msg_{digest[:16]}"
+
+
+def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> PipelineTrace:
+    """Run raw messages ({role, content, timestamp?, id?}) through the pipeline and audit the ingest (ids only)."""
+    parsed = []
+    for raw in messages:
+        timestamp = raw.get("timestamp") or timezone.now()
+        parsed.append(Message(
+            content=raw["content"], timestamp=timestamp, role=raw.get("role", "user"),
+            id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
+        ))
+    trace = run_pipeline(user_id=user_id, session_id=session_id, messages=parsed, source=source, actor=actor)
+    with transaction.atomic():
+        audit_record(actor=actor, action="ingest", user_id=user_id,
+                     target_ids={"session_id": session_id, "memory_ids": trace.memory_ids},
+                     counts={"messages": len(parsed), **trace.counts})
+    return trace
+
+
+__all__ = ["run_pipeline", "ingest_messages", "Message", "PipelineTrace"]

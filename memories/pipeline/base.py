@@ -1,0 +1,167 @@
+"""Shared types of the write pipeline: messages in, candidates between stages, the trace out.
+
+Stages share one small interface (`Stage.run(item, context)`), paperless-style: each
+mutates the `WorkItem` of one message and may raise `Rejected` to stop that message
+early. Stages that can batch work across messages (tag_domain embeds all candidates
+in one call) override `run_batch`.
+"""
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class Outcome:
+    STORED = "stored"
+    REINFORCED = "reinforced"
+    SUPERSEDED = "superseded"
+    REVIEW = "sent_to_review"
+    REJECTED = "rejected"
+
+    # A message's headline outcome is the most significant of its candidates' outcomes.
+    PRIORITY = (SUPERSEDED, STORED, REINFORCED, REVIEW, REJECTED)
+
+
+class Rejected(Exception):
+    """Stop processing one message (or one candidate) with a reason the trace reports."""
+
+    def __init__(self, stage: str, reason: str, score: float = 0.0):
+        super().__init__(f"{stage}: {reason}")
+        self.stage, self.reason, self.score = stage, reason, score
+
+
+@dataclass
+class Message:
+    content: str
+    timestamp: datetime
+    id: str = ""
+    role: str = "user"
+
+
+@dataclass
+class Mention:
+    """A reference to a person, place, org or the user, as written; `entity` is set by resolve_refs."""
+
+    text: str
+    kind: str = "person"  # self | person | org | place | thing
+    role: str = "mention"  # subject | object | mention (the MemoryEntity role)
+    role_phrase: str = ""  # "my manager": becomes a role alias of the named entity
+    entity: Any = None
+    ambiguous: bool = False
+
+
+@dataclass
+class RelationSpec:
+    subject: Mention
+    predicate: str
+    object: Mention
+
+
+@dataclass
+class Candidate:
+    """One memory the pipeline may write. Stages fill the fields after `details` in order."""
+
+    type: str
+    content: str
+    confidence: float
+    importance: float
+    mentions: list[Mention] = field(default_factory=list)
+    subject: Mention | None = None
+    attribute: str = ""
+    relation: RelationSpec | None = None
+    valid_from: datetime | None = None
+    half_life_days: float | None = None
+    domain: str = ""  # an extractor may hint it; tag_domain decides otherwise
+    sensitive: bool = False
+    needs_review: bool = False
+    review_reason: str = ""
+    pinned: bool = False
+    scope: str = "user_global"
+    source: str = ""
+    details: dict = field(default_factory=dict)
+    # reconcile: "create", "reinforce" (existing) or "pattern" (infer updates existing)
+    action: str = "create"
+    existing: Any = None
+    supersedes: list = field(default_factory=list)
+
+
+@dataclass
+class CandidateResult:
+    outcome: str
+    stage: str
+    reason: str
+    type: str
+    content: str
+    score: float
+    memory_id: int | None = None
+    domain: str = ""
+    superseded_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class TraceEntry:
+    message_id: str
+    role: str
+    outcome: str
+    stage: str
+    reason: str
+    score: float
+    results: list[CandidateResult] = field(default_factory=list)
+
+
+@dataclass
+class PipelineTrace:
+    user_id: str
+    session_id: str
+    source: str
+    entries: list[TraceEntry] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        counts = {name: 0 for name in Outcome.PRIORITY}
+        for entry in self.entries:
+            counts[entry.outcome] += 1
+        return counts
+
+    @property
+    def memory_ids(self) -> list[int]:
+        return [r.memory_id for e in self.entries for r in e.results if r.memory_id]
+
+    def as_dict(self) -> dict:
+        return {
+            "user_id": self.user_id, "session_id": self.session_id, "source": self.source,
+            "counts": self.counts, "messages": [asdict(entry) for entry in self.entries],
+        }
+
+
+@dataclass
+class IngestContext:
+    user_id: str
+    session_id: str
+    source: str
+    actor: str
+
+
+@dataclass
+class WorkItem:
+    """One message on its way through the stages."""
+
+    message: Message
+    relevance: float = 0.0
+    candidates: list[Candidate] = field(default_factory=list)
+    results: list[CandidateResult] = field(default_factory=list)
+    rejection: Rejected | None = None
+
+
+class Stage:
+    name = ""
+
+    def run(self, item: WorkItem, context: IngestContext) -> None:
+        raise NotImplementedError
+
+    def run_batch(self, items: list[WorkItem], context: IngestContext) -> None:
+        for item in items:
+            if item.rejection is None:
+                try:
+                    self.run(item, context)
+                except Rejected as rejected:
+                    item.rejection = rejected

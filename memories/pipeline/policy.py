@@ -1,0 +1,31 @@
+"""Ingestion policy for auto-reflection memories (the `memory.auto_*` keys).
+
+- `auto_memory_enabled: false` → an auto_reflection ingest stores nothing (the runner rejects every message);
+- `auto_memory_min_confidence` → candidates below it are rejected;
+- `require_confirmation_for_auto_memory` → stored with needs_review, review_reason auto_memory;
+- `auto_pin_min_importance` → pinned; with `auto_pin_requires_review` also needs_review (auto_pinned),
+  which keeps it out of the startup digest until approved.
+Other sources (manual_tool, import) and inferred patterns are not gated here.
+"""
+from memories.models import Source
+from memories.pipeline.base import Candidate, IngestContext, Rejected
+from recall_site.config import recall_setting
+
+
+def auto_memory_disabled(context: IngestContext) -> bool:
+    return context.source == Source.AUTO_REFLECTION and not recall_setting("memory.auto_memory_enabled")
+
+
+def apply_auto_memory_policy(candidate: Candidate, context: IngestContext) -> None:
+    if context.source != Source.AUTO_REFLECTION or candidate.source:
+        return
+    memory = recall_setting("memory")
+    if candidate.confidence < memory["auto_memory_min_confidence"]:
+        raise Rejected("persist", "below_auto_memory_min_confidence", candidate.confidence)
+    if memory["require_confirmation_for_auto_memory"]:
+        candidate.needs_review = True
+        candidate.review_reason = candidate.review_reason or "auto_memory"
+    if candidate.importance >= memory["auto_pin_min_importance"]:
+        candidate.pinned = True
+        if memory["auto_pin_requires_review"]:
+            candidate.needs_review, candidate.review_reason = True, "auto_pinned"

@@ -1,0 +1,73 @@
+"""Stage 5, reconcile: compare each candidate with what the user's memory already holds.
+
+- Near-duplicate (same user, type and subject; normalized text equal, or rapidfuzz
+  token_sort_ratio ≥ `memory.duplicate_similarity_threshold`; events must also
+  fall on the same day) → the candidate becomes a reinforcement of that memory.
+- Same subject + attribute (residence, employer, diet, prefers:meetings, …) with a
+  new value → the old active memories are marked for supersession.
+Reads only; persist applies the decisions in the message's transaction.
+"""
+import re
+from functools import reduce
+from operator import or_
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db.models import F
+from rapidfuzz import fuzz
+
+from memories.models import Memory, Status
+from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
+from recall_site.config import recall_setting
+
+LOOKUP_LIMIT = 10
+_WORDS = re.compile(r"[a-z0-9]{3,}")
+
+
+def normalized_text(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
+    """The active memory this candidate repeats, if any."""
+    rows = Memory.objects.filter(user_id=user_id, type=candidate.type, status=Status.ACTIVE)
+    subject = candidate.subject.entity if candidate.subject else None
+    rows = rows.filter(subject=subject) if subject else rows.filter(subject__isnull=True)
+    words = _WORDS.findall(candidate.content.casefold())[:12]
+    if words:
+        query = reduce(or_, (SearchQuery(word, config="english") for word in words))
+        rows = rows.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query)).order_by("-rank")
+    threshold = recall_setting("memory.duplicate_similarity_threshold")
+    wanted = normalized_text(candidate.content)
+    for memory in rows[:LOOKUP_LIMIT]:
+        if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
+            continue
+        existing = normalized_text(memory.content)
+        if existing == wanted or fuzz.token_sort_ratio(existing, wanted) >= threshold:
+            return memory
+    return None
+
+
+def _same_day(existing, new, memory_type: str) -> bool:
+    if memory_type != "event" or existing is None or new is None:
+        return True
+    return existing.date() == new.date()
+
+
+def superseded_by_candidate(user_id: str, candidate: Candidate) -> list[Memory]:
+    subject = candidate.subject.entity if candidate.subject else None
+    if not candidate.attribute or subject is None:
+        return []
+    return list(Memory.objects.filter(user_id=user_id, subject=subject, attribute=candidate.attribute,
+                                      status=Status.ACTIVE))
+
+
+class Reconcile(Stage):
+    name = "reconcile"
+
+    def run(self, item: WorkItem, context: IngestContext) -> None:
+        for candidate in item.candidates:
+            existing = near_duplicate(context.user_id, candidate)
+            if existing:
+                candidate.action, candidate.existing = "reinforce", existing
+            else:
+                candidate.supersedes = superseded_by_candidate(context.user_id, candidate)

@@ -1,0 +1,111 @@
+"""Stage 3, tag_domain: label each candidate professional / personal / health / relationship / scheduling.
+
+Keyword rules decide when exactly one domain's words appear; otherwise the
+candidate goes to a nearest-centroid classifier over sentence embeddings of the
+labelled examples in `domain_examples.yaml` (centroids embedded once per
+process), with keyword hits as a bonus. All candidates of a batch are embedded
+in one model call, before any database transaction. An extractor's domain hint
+(an employer fact is professional) wins. `sensitive` is set for health and
+relationship memories and for emotional content.
+"""
+import functools
+import re
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from memories.embedding import embed_texts
+from memories.pipeline.base import Candidate, Stage, WorkItem
+
+EXAMPLES_PATH = Path(__file__).with_name("domain_examples.yaml")
+KEYWORD_BONUS = 0.08
+I = re.IGNORECASE
+KEYWORDS = {
+    "health": re.compile(
+        r"\b(allerg\w*|doctor|dentist|medic\w*|pills?|therap\w*|diagnos\w*|asthma|diabet\w*|migraines?|"
+        r"blood|surgery|hospital|sick|ill|flu|covid|pain|injur\w*|physio\w*|prescription|symptoms?|insomnia|"
+        r"pregnan\w*|check-?up|inhaler|clinic|headaches?|vaccin\w*|mental health|depress\w*|anxiety|"
+        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*)\b", I),
+    "relationship": re.compile(
+        r"\b(partner|wife|husband|girlfriend|boyfriend|married|marry|dating|divorc\w*|break ?up|broke up|"
+        r"fianc\w*|anniversary|relationship|sister|brother|sibling|mom|mum|mother|dad|father|parents?|"
+        r"family|kids|son|daughter|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", I),
+    "professional": re.compile(
+        r"\b(work\w*|job|manager|boss|colleague|co-?worker|client|project|proposal|deadline|promot\w*|"
+        r"salary|raise|office|company|team|career|quarterly|report|presentation|standup|sprint|employer|"
+        r"hired|engineer\w*|startup|contract|investor|roadmap|okrs?|1:1|one-on-one|hr|interview|"
+        r"conference|business|customer|stakeholder|board)\b", I),
+    "scheduling": re.compile(
+        r"\b(meeting|meetings|calendar|schedul\w*|reschedul\w*|appointment|lunch|dinner|breakfast|brunch|"
+        r"tomorrow|tonight|today|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"\d{1,2}(:\d{2})?\s*(am|pm)|booked?|reservation|flight|mornings?|afternoons?|evenings?|"
+        r"postpon\w*|cancel\w*)\b", I),
+    "personal": re.compile(
+        r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
+        r"cooking|food|coffee|tea|dog|cat|pet|vegetarian|vegan|diet|lives? in|moved|apartment|flat|"
+        r"house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|games?)\b", I),
+}
+EMOTIONAL = re.compile(
+    r"\b(stress\w*|anxious|worried|worry|sad|lonely|upset|depress\w*|overwhelm\w*|burn(ed|t)? ?out|"
+    r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
+    r"unconfirmed inference)\b", I)
+SENSITIVE_DOMAINS = {"health", "relationship"}
+
+
+@functools.cache
+def domain_centroids() -> tuple[list[str], np.ndarray]:
+    examples = yaml.safe_load(EXAMPLES_PATH.read_text())
+    domains = list(examples)
+    centroids = []
+    for domain in domains:
+        vectors = np.array(embed_texts(examples[domain]))
+        mean = vectors.mean(axis=0)
+        centroids.append(mean / np.linalg.norm(mean))
+    return domains, np.array(centroids)
+
+
+def keyword_hits(text: str) -> dict[str, int]:
+    return {domain: len(pattern.findall(text)) for domain, pattern in KEYWORDS.items()}
+
+
+def classify_domains(texts: list[str]) -> list[str]:
+    """One domain per text: a single keyword domain decides, else embeddings + keyword bonus."""
+    labels: list[str | None] = []
+    pending = []
+    for index, text in enumerate(texts):
+        hits = {domain: n for domain, n in keyword_hits(text).items() if n}
+        labels.append(next(iter(hits)) if len(hits) == 1 else None)
+        if len(hits) != 1:
+            pending.append(index)
+    if pending:
+        domains, centroids = domain_centroids()
+        vectors = np.array(embed_texts([texts[i] for i in pending]))
+        similarities = vectors @ centroids.T
+        for row, index in enumerate(pending):
+            hits = keyword_hits(texts[index])
+            scores = [similarities[row][k] + KEYWORD_BONUS * min(hits[d], 2) for k, d in enumerate(domains)]
+            labels[index] = domains[int(np.argmax(scores))]
+    return labels
+
+
+def is_sensitive(domain: str, text: str) -> bool:
+    return domain in SENSITIVE_DOMAINS or bool(EMOTIONAL.search(text))
+
+
+def tag_candidates(candidates: list[Candidate]) -> None:
+    untagged = [c for c in candidates if not c.domain]
+    for candidate, domain in zip(untagged, classify_domains([c.content for c in untagged])):
+        candidate.domain = domain
+    for candidate in candidates:
+        candidate.sensitive = candidate.sensitive or is_sensitive(candidate.domain, candidate.content)
+
+
+class TagDomain(Stage):
+    name = "tag_domain"
+
+    def run(self, item: WorkItem, context) -> None:
+        tag_candidates(item.candidates)
+
+    def run_batch(self, items: list[WorkItem], context) -> None:
+        tag_candidates([c for item in items if item.rejection is None for c in item.candidates])

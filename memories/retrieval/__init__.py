@@ -1,0 +1,82 @@
+"""Context-gated hybrid search: `search_memories(...)` → SearchOutcome.
+
+1. gate the query (gating.py): its domain narrows the memory domains and sets min_confidence;
+2. collect candidates: full-text (lexical.py), pgvector cosine (semantic.py, when semantic
+   retrieval is on and its canary passed) and the entity graph (graph.py);
+3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
+The query is embedded before any database work (no model call inside a transaction).
+"""
+import logging
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from memories.models import Memory
+from memories.readiness import semantic_retrieval_ready
+from memories.retrieval.eligible import eligible_memories
+from memories.retrieval.gating import query_gate
+from memories.retrieval.graph import ResolvedEntity, graph_candidates, resolve_entities
+from memories.retrieval.lexical import lexical_candidates
+from memories.retrieval.ranking import Hit, fuse, rank_hits
+from memories.retrieval.semantic import semantic_candidates
+from recall_site.config import recall_setting
+
+__all__ = ["Hit", "SearchOutcome", "search_memories"]
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SearchOutcome:
+    hits: list[Hit]
+    domain: str
+    domains: list[str]
+    min_confidence: float
+    resolved_entities: list[ResolvedEntity] = field(default_factory=list)
+    skip_reason: str = ""
+    retrievers: list[str] = field(default_factory=list)
+
+
+def search_memories(*, user_id: str, query: str, session_id: str | None = None, entities=(), hop=None,
+                    types=None, domains=None, min_confidence=None, include_all_domains: bool = False,
+                    limit=None) -> SearchOutcome:
+    retrieval = recall_setting("memory_retrieval")
+    query_vector = _query_vector(query)
+    gate = query_gate(query, query_vector=query_vector, domains=domains, min_confidence=min_confidence,
+                      include_all_domains=include_all_domains)
+    eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=gate, types=types)
+    per_retriever = retrieval["candidate_limit"]
+    resolved = resolve_entities(user_id, query, entities)
+    hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
+
+    candidates = {"lexical": lexical_candidates(eligible, query, per_retriever)}
+    similarities = {}
+    if query_vector is not None:
+        nearest = semantic_candidates(eligible, query_vector, per_retriever)
+        candidates["semantic"] = [pk for pk, _ in nearest]
+        similarities = dict(nearest)
+    start = [r.entity for r in resolved if r.entity is not None]
+    candidates["graph"], hop_paths = graph_candidates(
+        eligible, user_id=user_id, start_entities=start, hop=hop, query_vector=query_vector, limit=per_retriever,
+    )
+    fused = fuse(candidates)
+    memories = list(Memory.objects.filter(pk__in=fused).prefetch_related("entities"))
+    limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
+    hits = rank_hits(memories, fused, hop_paths, now=timezone.now(), limit=limit,
+                     max_chars=retrieval["max_chars"], similarities=similarities)
+    return SearchOutcome(
+        hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
+        resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),
+    )
+
+
+def _query_vector(query: str):
+    """The query embedding, or None when semantic retrieval is off or the model fails (fail-open)."""
+    if not semantic_retrieval_ready():
+        return None
+    from memories.embedding import embed_query
+
+    try:
+        return embed_query(query)
+    except Exception:  # noqa: BLE001 - search must keep working on text + graph
+        logger.exception("query embedding failed; searching without the semantic retriever")
+        return None

@@ -1,0 +1,114 @@
+"""Query-domain gating: which domains a query may read and the confidence it needs.
+
+The query is classified as professional, personal, health or relationship by
+keyword rules first and, when no rule fires, by the nearest centroid of
+labelled example queries (query_domains.yaml) embedded once per process.
+The domain narrows the memory domains searched (SPEC §3); explicit filters and
+the escape hatch ("including personal stuff", include_all_domains) override it.
+Sensitive memories always need `gating.sensitive_min_confidence`, whatever
+the filters say.
+"""
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from memories.models import Domain
+from recall_site.config import recall_setting
+
+ALLOWED_DOMAINS = {
+    "professional": [Domain.PROFESSIONAL, Domain.SCHEDULING],
+    "personal": [Domain.PERSONAL, Domain.PROFESSIONAL, Domain.SCHEDULING],
+    "health": [Domain.HEALTH],
+    "relationship": [Domain.RELATIONSHIP, Domain.PERSONAL],
+}
+ALL_DOMAINS = [choice.value for choice in Domain]
+FALLBACK_DOMAIN = "personal"
+EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")
+
+# Word stems that settle the domain on their own. The first domain with the most hits wins.
+KEYWORDS = {
+    "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
+              r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b",
+    "relationship": r"partner|girlfriend|boyfriend|wife|husband|spouse|dating|marri|wedding|divorce|"
+                    r"break ?up|anniversary|relationship|fianc|romantic",
+    "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
+                    r"quarterly|roadmap|budget|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
+                    r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
+}
+_KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}
+ESCAPE_HATCH = re.compile(
+    r"\binclud(?:e|ing)\s+(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:personal|private|everything|all|health|"
+    r"relationship)\b|\b(?:all|every|across)\s+(?:my\s+)?domains?\b|\bpersonal (?:stuff|things) too\b|"
+    r"\bcross[- ]domain\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What a query may read: its domain, the memory domains allowed, and the confidence floors."""
+
+    domain: str
+    method: str  # keywords | centroid | fallback
+    domains: list[str]
+    min_confidence: float
+    sensitive_min_confidence: float
+    all_domains: bool
+
+
+def classify_query(query: str, query_vector=None) -> tuple[str, str]:
+    """(domain, method). Keyword rules, then nearest centroid when a query vector is given."""
+    counts = {domain: len(pattern.findall(query)) for domain, pattern in _KEYWORD_PATTERNS.items()}
+    best = max(counts, key=counts.get)
+    if counts[best]:
+        return best, "keywords"
+    if query_vector is not None:
+        labels, centroids = _centroids()
+        similarities = centroids @ np.asarray(query_vector, dtype=np.float32)
+        return labels[int(np.argmax(similarities))], "centroid"
+    return FALLBACK_DOMAIN, "fallback"
+
+
+@functools.cache
+def _centroids() -> tuple[list[str], np.ndarray]:
+    from memories.embedding import embed_texts
+
+    examples = yaml.safe_load(EXAMPLES_PATH.read_text())
+    labels, rows = [], []
+    for label, texts in examples.items():
+        centroid = np.asarray(embed_texts(texts), dtype=np.float32).mean(axis=0)
+        labels.append(label)
+        rows.append(centroid / np.linalg.norm(centroid))
+    return labels, np.vstack(rows)
+
+
+def wants_all_domains(query: str) -> bool:
+    """The escape hatch in the query's own words ("… including personal stuff")."""
+    return bool(ESCAPE_HATCH.search(query))
+
+
+def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=None,
+               include_all_domains: bool = False) -> Gate:
+    domain, method = classify_query(query, query_vector)
+    all_domains = include_all_domains or wants_all_domains(query)
+    if domains:
+        allowed = [d for d in ALL_DOMAINS if d in set(domains)]
+    elif all_domains:
+        allowed = list(ALL_DOMAINS)
+    else:
+        allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
+    if min_confidence is None:
+        key = "professional_min_confidence" if domain == "professional" and not all_domains else "default_min_confidence"
+        min_confidence = recall_setting(f"gating.{key}")
+    return Gate(
+        domain=domain,
+        method=method,
+        domains=allowed,
+        min_confidence=float(min_confidence),
+        sensitive_min_confidence=float(recall_setting("gating.sensitive_min_confidence")),
+        all_domains=all_domains or bool(domains),
+    )

@@ -1,0 +1,112 @@
+"""Graph retriever: entity mentions in the query (and hinted ones) → graph walk → attached memories.
+
+Mentions are found by matching the query's word n-grams against the user's
+entity names and aliases (and first names), then resolved with the pipeline's
+resolver. The walk (entities.selectors.graph_walk) follows relations up to
+`hop` hops; memories linked to reached entities become candidates, ordered by
+closeness to the query plus a penalty per hop.
+"""
+import re
+from dataclasses import dataclass
+
+from django.db.models import Case, F, FloatField, IntegerField, QuerySet, Value, When
+from pgvector.django import CosineDistance
+
+from entities.models import Alias, Entity, EntityKind, Relation
+from entities.names import normalize_name
+from entities.selectors import graph_walk, path_label
+from entities.services import resolve_mention
+from memories.models import MemoryEntity
+from recall_site.config import recall_setting
+
+MAX_NGRAM = 4
+_WORD = re.compile(r"[\w'’.-]+")
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+@dataclass(frozen=True)
+class ResolvedEntity:
+    mention: str
+    entity: Entity | None
+    method: str
+    hinted: bool
+
+
+def detect_mentions(user_id: str, query: str) -> list[str]:
+    """Word n-grams of the query that name one of the user's entities ("Sarah", "my boss")."""
+    names = _known_names(user_id)
+    words = [_POSSESSIVE.sub("", w).strip(".'’-") for w in _WORD.findall(query)]
+    found, used = [], set()
+    for size in range(MAX_NGRAM, 0, -1):
+        for start in range(len(words) - size + 1):
+            span = set(range(start, start + size))
+            if span & used:
+                continue
+            phrase = " ".join(words[start:start + size])
+            if normalize_name(phrase) in names:
+                found.append(phrase)
+                used |= span
+    return found
+
+
+def _known_names(user_id: str) -> set[str]:
+    live = Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
+    names = set(live.values_list("normalized_name", flat=True))
+    names |= set(Alias.objects.filter(user_id=user_id, entity__deleted_at__isnull=True)
+                 .exclude(entity__kind=EntityKind.SELF).values_list("normalized", flat=True))
+    names |= {name.split(" ", 1)[0] for name in names if " " in name and not name.startswith("my ")}
+    return {name for name in names if name}
+
+
+def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]:
+    """Hinted mentions first, then the ones detected in the query; each mention once."""
+    seen, resolved = set(), []
+    for mention, hinted in [(h, True) for h in hints] + [(m, False) for m in detect_mentions(user_id, query)]:
+        key = normalize_name(mention)
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        result = resolve_mention(user_id, mention)
+        resolved.append(ResolvedEntity(mention, result.entity, result.method, hinted))
+    return resolved
+
+
+def graph_candidates(queryset: QuerySet, *, user_id: str, start_entities, hop: int, query_vector,
+                     limit: int) -> tuple[list[int], dict[int, str]]:
+    """(memory ids, hop path per memory) for memories attached to entities within `hop` hops."""
+    reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)
+    if not reached:
+        return [], {}
+    depth = {r.entity_id: r.depth for r in reached}
+    links = MemoryEntity.objects.filter(entity_id__in=depth, memory__in=queryset).annotate(
+        depth=Case(*[When(entity_id=pk, then=Value(d)) for pk, d in depth.items()], output_field=IntegerField())
+    )
+    if query_vector is not None:
+        penalty = recall_setting("memory_retrieval.graph_depth_penalty")
+        links = links.annotate(
+            closeness=CosineDistance("memory__embedding", list(query_vector)) + F("depth") * Value(penalty),
+        ).order_by(F("closeness").asc(nulls_last=True), "depth", "-memory__importance")
+    else:
+        links = links.annotate(closeness=Value(0.0, output_field=FloatField())).order_by(
+            "depth", "-memory__importance", "-memory__last_reinforced_at")
+    ordered, via = [], {}
+    for memory_id, entity_id in links.values_list("memory_id", "entity_id")[:limit * 2]:
+        if memory_id not in via:
+            ordered.append(memory_id)
+            via[memory_id] = entity_id
+    ordered = ordered[:limit]
+    return ordered, _hop_paths(reached, {m: via[m] for m in ordered})
+
+
+def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:
+    by_entity = {r.entity_id: r for r in reached}
+    wanted = {by_entity[e] for e in set(entity_by_memory.values())}
+    entity_ids = {pk for r in wanted for pk in r.node_path}
+    relation_ids = {step.relation_id for r in wanted for step in r.steps}
+    entities = Entity.objects.in_bulk(entity_ids)
+    relations = Relation.objects.in_bulk(relation_ids)
+    labels = {
+        r.entity_id: path_label(r, entities, relations) or (entities[r.entity_id].canonical_name or "").lower()
+        for r in wanted
+    }
+    return {memory_id: labels[entity_id] for memory_id, entity_id in entity_by_memory.items()}

@@ -1,0 +1,86 @@
+"""Review-queue actions: approve, reject, pin/unpin memories; confirm or dismiss entity questions.
+
+Each action runs in a transaction and writes its audit row (ids only) in the same transaction.
+"""
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from entities.drift import drift_rebaseline
+from entities.models import Entity, EntityReview, EntityReviewKind
+from memories.models import Memory
+from memories.services import history_record, memory_forget
+from recall_site.config import recall_setting
+
+BULK_ACTIONS = ("approve", "reject", "pin", "unpin")
+REJECT_REASON = "rejected in the review queue"
+
+
+@transaction.atomic
+def memory_approve(*, memory: Memory, actor: str) -> Memory:
+    """Confirm a memory: it leaves the queue, gains a little confidence and, if pinned,
+    becomes eligible for the startup digest."""
+    step = recall_setting("memory.review_approve_confidence_step")
+    memory.needs_review = False
+    memory.reviewed_at = timezone.now()
+    memory.confidence = min(1.0, round(memory.confidence + step, 4))
+    memory.save(update_fields=["needs_review", "reviewed_at", "confidence", "updated_at"])
+    history_record(memory, "approved")
+    audit_record(actor=actor, action="memory_approve", user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk]}, counts={"memories": 1})
+    return memory
+
+
+def memory_reject(*, memory: Memory, actor: str) -> dict:
+    """Reject a memory from the queue: it is hard-deleted (audited as forget_memory)."""
+    return memory_forget(memory=memory, actor=actor, reason=REJECT_REASON)
+
+
+@transaction.atomic
+def memory_pin(*, memory: Memory, actor: str, pinned: bool = True) -> Memory:
+    """Pin (or unpin) a memory. Pinned, reviewed memories feed the startup digest."""
+    memory.pinned = pinned
+    memory.save(update_fields=["pinned", "updated_at"])
+    history_record(memory, "pinned" if pinned else "unpinned")
+    audit_record(actor=actor, action="memory_pin" if pinned else "memory_unpin", user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk]}, counts={"memories": 1})
+    return memory
+
+
+@transaction.atomic
+def memories_bulk_review(*, memories: list[Memory], action: str, actor: str) -> int:
+    """Apply one review action to several memories, all or nothing."""
+    if action not in BULK_ACTIONS:
+        raise ValueError(f"Unknown review action: {action}")
+    for memory in memories:
+        if action == "approve":
+            memory_approve(memory=memory, actor=actor)
+        elif action == "reject":
+            memory_reject(memory=memory, actor=actor)
+        else:
+            memory_pin(memory=memory, actor=actor, pinned=action == "pin")
+    return len(memories)
+
+
+@transaction.atomic
+def entity_review_resolve(*, review: EntityReview, actor: str, confirmed: bool) -> EntityReview:
+    """Answer an entity question and close it.
+
+    Drift, confirmed: the entity's current centroid and relations become its baseline
+    (`entities.drift.drift_rebaseline`, audited there). Drift, dismissed: the flag is cleared and the
+    old baseline kept. Ambiguous match: confirmed means the two entities stay separate."""
+    entity = review.entity
+    if review.kind == EntityReviewKind.DRIFT and confirmed:
+        drift_rebaseline(entity=entity, actor=actor)
+        review.refresh_from_db()
+        return review
+    if review.kind == EntityReviewKind.DRIFT:
+        Entity.objects.filter(pk=entity.pk).update(drift_flagged=False, drift_flagged_at=None)
+    review.resolved_at = timezone.now()
+    review.save(update_fields=["resolved_at"])
+    target_ids = {"review_id": review.pk, "entity_ids": [entity.public_id]}
+    if review.candidate_id:
+        target_ids["candidate_ids"] = [review.candidate.public_id]
+    audit_record(actor=actor, action="entity_review_confirm" if confirmed else "entity_review_dismiss",
+                 user_id=review.user_id, target_ids=target_ids, counts={"reviews": 1})
+    return review

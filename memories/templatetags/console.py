@@ -1,0 +1,73 @@
+"""Template helpers for the console layout: the navigation and small display filters."""
+from django import template
+
+from audit.access import console_user_id, granted_user_ids
+from audit.models import UserIdGrant
+from memories.models import Memory, UserProfile
+from memories.review_queue import review_count
+
+register = template.Library()
+
+NAV_ITEMS = (
+    ("/", "Dashboard"),
+    ("/review/", "Review"),
+    ("/memories/", "Memories"),
+    ("/entities/", "Entities"),
+    ("/metrics/", "Metrics"),
+    ("/forget/", "Forget"),
+    ("/audit/", "Audit log"),
+    ("/profile/", "Profile"),
+)
+
+
+@register.inclusion_tag("memories/_nav.html", takes_context=True)
+def console_nav(context):
+    request = context["request"]
+    acting = console_user_id(request)
+    items = [
+        {"href": href, "label": label, "active": _is_active(request.path, href)}
+        for href, label in NAV_ITEMS
+    ]
+    return {
+        "request": request, "user": request.user, "items": items, "acting_user_id": acting,
+        "review_count": review_count(acting) if acting else 0,
+        "switchable_user_ids": _switchable_user_ids(request.user) if acting else [],
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+def _is_active(path: str, href: str) -> bool:
+    return path == href if href == "/" else path.startswith(href)
+
+
+def _switchable_user_ids(account) -> list[str]:
+    """Staff may act for any known user id; others for their granted ones."""
+    if not account.is_staff:
+        return granted_user_ids(account)
+    known = set(Memory.objects.values_list("user_id", flat=True).distinct())
+    known |= set(UserIdGrant.objects.values_list("user_id", flat=True).distinct())
+    known |= set(UserProfile.objects.values_list("user_id", flat=True))
+    return sorted(known | {"default"})
+
+
+@register.filter
+def percent(value, digits=0) -> str:
+    """0.125 → "12.5 %" (digits=1)."""
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:.{int(digits)}f} %"
+
+
+@register.filter
+def keylabel(key: str) -> str:
+    """"memory_entity_links" → "Memory entity links"."""
+    return str(key).replace("_", " ").capitalize()
+
+
+@register.filter
+def idlist(value) -> str:
+    """Audit target ids as short text: lists joined by commas, long lists shortened."""
+    if isinstance(value, (list, tuple)):
+        shown = ", ".join(str(item) for item in value[:5])
+        return shown + (f" and {len(value) - 5} more" if len(value) > 5 else "")
+    return "—" if value in (None, "") else str(value)

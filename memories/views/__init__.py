@@ -1,0 +1,1 @@
+"""Console pages for memories: dashboard, review queue, memory browser, profile."""

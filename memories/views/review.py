@@ -1,0 +1,140 @@
+"""Review queue pages: approve, edit, reject and pin memories; answer entity questions.
+
+Every action works in place with htmx (it answers with a partial) and without
+JavaScript (it redirects back to the queue).
+"""
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from audit.console import console_view, is_htmx
+from entities.models import EntityReview
+from memories.forms import BulkReviewForm, MemoryEditForm
+from memories.models import Memory
+from memories.review import entity_review_resolve, memories_bulk_review, memory_approve, memory_pin, memory_reject
+from memories.review_queue import memories_needing_review, open_entity_reviews, review_reason_text
+from memories.services import memory_update
+
+ENTITY_REVIEW_DONE = {
+    ("drift", True): "Updated: what Recall knows now is the new baseline for this entity.",
+    ("drift", False): "Dismissed: nothing has changed about this entity.",
+    ("ambiguous_match", True): "Confirmed: they stay separate entities.",
+    ("ambiguous_match", False): "Dismissed.",
+}
+BULK_DONE = {"approve": "approved", "reject": "deleted", "pin": "pinned", "unpin": "unpinned"}
+
+
+def _own_memory(request, pk) -> Memory:
+    """The acting user's memory, or 404 — the same answer whether another user's id exists or not."""
+    return get_object_or_404(Memory, pk=pk, user_id=request.acting_user_id)
+
+
+def _queue_context(request, **extra) -> dict:
+    memories = list(memories_needing_review(request.acting_user_id))
+    for memory in memories:
+        memory.reason_text = review_reason_text(memory)
+    return {"memories": memories, "entity_reviews": list(open_entity_reviews(request.acting_user_id)), **extra}
+
+
+def _reviewed(request, template, context, message):
+    """Answer an action: a partial for htmx (and a refresh of the review badge), else back to the queue."""
+    if is_htmx(request):
+        response = render(request, template, context)
+        response["HX-Trigger"] = "reviewChanged"
+        return response
+    messages.success(request, message)
+    next_url = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return redirect(next_url)
+    return redirect("review")
+
+
+@console_view
+def review_queue(request):
+    return render(request, "memories/review.html", _queue_context(request))
+
+
+@console_view
+@require_POST
+def review_approve(request, pk):
+    memory = memory_approve(memory=_own_memory(request, pk), actor=request.actor)
+    message = "Approved. The assistant will rely on this memory."
+    return _reviewed(request, "memories/_review_done.html", {"memory": memory, "message": message}, message)
+
+
+@console_view
+@require_POST
+def review_reject(request, pk):
+    memory = _own_memory(request, pk)
+    memory_id = memory.pk
+    memory_reject(memory=memory, actor=request.actor)
+    message = "Rejected and deleted for good."
+    return _reviewed(request, "memories/_review_done.html", {"memory_id": memory_id, "message": message}, message)
+
+
+@console_view
+@require_POST
+def review_pin(request, pk):
+    pinned = request.POST.get("pinned") != "false"
+    memory = memory_pin(memory=_own_memory(request, pk), actor=request.actor, pinned=pinned)
+    memory.reason_text = review_reason_text(memory)
+    message = "Pinned." if pinned else "Unpinned."
+    template = "memories/_review_item.html" if memory.needs_review else "memories/_review_done.html"
+    return _reviewed(request, template, {"memory": memory, "message": message}, message)
+
+
+@console_view
+def review_item(request, pk):
+    memory = _own_memory(request, pk)
+    memory.reason_text = review_reason_text(memory)
+    return render(request, "memories/_review_item.html", {"memory": memory})
+
+
+@console_view
+def review_edit(request, pk):
+    memory = _own_memory(request, pk)
+    memory.reason_text = review_reason_text(memory)
+    form = MemoryEditForm(request.POST) if request.method == "POST" else MemoryEditForm.for_memory(memory)
+    if request.method == "POST" and form.is_valid():
+        try:
+            memory = memory_update(memory=memory, actor=request.actor, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if "approve" in request.POST:
+                return review_approve(request, pk)
+            memory.reason_text = review_reason_text(memory)
+            return _reviewed(request, "memories/_review_item.html", {"memory": memory}, "Saved.")
+    context = {"memory": memory, "form": form}
+    status = 400 if form.errors and not is_htmx(request) else 200
+    template = "memories/_review_edit.html" if is_htmx(request) else "memories/review_edit.html"
+    return render(request, template, context, status=status)
+
+
+@console_view
+@require_POST
+def review_bulk(request):
+    candidates = memories_needing_review(request.acting_user_id)
+    form = BulkReviewForm(request.POST, user_memory_ids=list(candidates.values_list("pk", flat=True)))
+    if not form.is_valid():
+        errors = [error for errors in form.errors.values() for error in errors]
+        if is_htmx(request):
+            return render(request, "memories/_review_list.html", _queue_context(request, bulk_errors=errors))
+        return render(request, "memories/review.html", _queue_context(request, bulk_errors=errors), status=400)
+    action = form.cleaned_data["action"]
+    chosen = list(candidates.filter(pk__in=form.cleaned_data["memory_ids"]))
+    done = memories_bulk_review(memories=chosen, action=action, actor=request.actor)
+    message = f"{done} memor{'y' if done == 1 else 'ies'} {BULK_DONE[action]}."
+    return _reviewed(request, "memories/_review_list.html", _queue_context(request, bulk_message=message), message)
+
+
+@console_view
+@require_POST
+def entity_review_answer(request, pk):
+    review = get_object_or_404(EntityReview, pk=pk, user_id=request.acting_user_id, resolved_at__isnull=True)
+    confirmed = request.POST.get("decision") == "confirm"
+    entity_review_resolve(review=review, actor=request.actor, confirmed=confirmed)
+    message = ENTITY_REVIEW_DONE[review.kind, confirmed]
+    return _reviewed(request, "memories/_review_done.html", {"review": review, "message": message}, message)

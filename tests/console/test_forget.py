@@ -1,0 +1,93 @@
+"""Forget page: deletion request → dry-run counts → confirm → the audit entry."""
+from audit.models import AuditEvent
+from entities.models import Entity, EntityMention
+from memories.models import Memory
+from tests import factories
+
+
+def _sarah_world():
+    sarah = factories.person("alice", "Sarah Chen")
+    factories.memory("alice", "lunch with Sarah on Thursday", type="event", session_id="s-lunch", entities=[sarah])
+    factories.memory("alice", "also ordered dessert", session_id="s-lunch")
+    EntityMention.objects.create(user_id="alice", entity=sarah, session_id="s-lunch")
+    keep = factories.memory("alice", "lives in Berlin", type="fact", session_id="s-home")
+    return sarah, keep
+
+
+def test_form_lists_own_entities_and_sessions_only(alice_client, bob_secret):
+    sarah, _ = _sarah_world()
+    factories.person("bob", "Bob's Boss")
+    page = alice_client.get("/forget/").content.decode()
+    assert f'value="{sarah.public_id}"' in page and "s-lunch" in page
+    assert "Bob&#x27;s Boss" not in page and "Bob's Boss" not in page and "s-bob" not in page
+
+
+def test_entity_dry_run_then_confirm_shows_audit_entry(alice_client):
+    sarah, keep = _sarah_world()
+    preview = alice_client.post("/forget/", {"kind": "entity", "entity": sarah.public_id,
+                                             "reason": "forget everything about Sarah"})
+    page = preview.content.decode()
+    assert preview.status_code == 200 and "nothing deleted yet" in page and "Delete for good" in page
+    assert 'id="dry-run-counts"' in page and "<th scope=\"row\">Memories</th><td>2</td>" in page
+    assert Memory.objects.filter(user_id="alice").count() == 3 and not AuditEvent.objects.exists()
+
+    response = alice_client.post("/forget/", {"kind": "entity", "entity": sarah.public_id, "step": "confirm",
+                                              "reason": "forget everything about Sarah"}, follow=True)
+    event = AuditEvent.objects.get(action="hard_delete")
+    assert response.redirect_chain[-1][0] == f"/audit/{event.pk}/"
+    page = response.content.decode()
+    assert "hard_delete" in page and sarah.public_id in page and "Forgotten for good" in page
+    assert "Sarah" not in event.reason and "[redacted]" in event.reason
+    assert list(Memory.objects.filter(user_id="alice")) == [keep]
+    assert not Entity.objects.filter(pk=sarah.pk, canonical_name="Sarah Chen").exists()
+
+
+def test_session_forget(alice_client):
+    _, keep = _sarah_world()
+    alice_client.post("/forget/", {"kind": "session", "session": "s-lunch", "step": "confirm"})
+    assert list(Memory.objects.filter(user_id="alice")) == [keep]
+    assert AuditEvent.objects.get().target_ids["source_session"] == ["s-lunch"]
+
+
+def test_memory_forget_prefilled_from_memory_page(alice_client, review_item):
+    page = alice_client.get("/forget/", {"kind": "memory", "memory_id": review_item.pk}).content.decode()
+    assert f'value="{review_item.pk}"' in page
+    alice_client.post("/forget/", {"kind": "memory", "memory_id": review_item.pk, "step": "confirm"})
+    assert not Memory.objects.filter(pk=review_item.pk).exists()
+
+
+def test_filter_forget_by_type_and_date(alice_client):
+    _, keep = _sarah_world()
+    preview = alice_client.post("/forget/", {"kind": "filter", "types": ["event"], "before": "2999-01-01"})
+    assert "<th scope=\"row\">Memories</th><td>1</td>" in preview.content.decode()
+    alice_client.post("/forget/", {"kind": "filter", "types": ["event"], "before": "2999-01-01", "step": "confirm"})
+    assert Memory.objects.filter(user_id="alice").count() == 2
+    assert not Memory.objects.filter(type="event").exists()
+
+
+def test_missing_target_is_a_form_error(alice_client):
+    _sarah_world()
+    for data, message in [
+        ({"kind": "entity"}, "Choose who or what to forget."),
+        ({"kind": "session"}, "Choose the session to forget."),
+        ({"kind": "memory"}, "Enter the id of the memory to forget."),
+        ({"kind": "filter"}, "Pick at least one type or a date"),
+        ({"kind": "session", "session": "not-a-session"}, "Select a valid choice"),
+        ({"kind": "filter", "before": "yesterday-ish"}, "Enter a valid date."),
+    ]:
+        response = alice_client.post("/forget/", {**data, "step": "confirm"})
+        assert response.status_code == 400 and message in response.content.decode()
+    assert Memory.objects.filter(user_id="alice").count() == 3 and not AuditEvent.objects.exists()
+
+
+def test_another_users_memory_or_entity_cannot_be_forgotten(alice_client, bob_secret):
+    bobs_person = factories.person("bob", "Carol")
+    response = alice_client.post("/forget/", {"kind": "memory", "memory_id": bob_secret.pk, "step": "confirm"})
+    missing = alice_client.post("/forget/", {"kind": "memory", "memory_id": 999999, "step": "confirm"})
+    assert response.status_code == missing.status_code == 400
+    assert f"There is no memory #{bob_secret.pk} for this user." in response.content.decode()
+    assert "surprise" not in response.content.decode()
+    response = alice_client.post("/forget/", {"kind": "entity", "entity": bobs_person.public_id, "step": "confirm"})
+    assert response.status_code == 400
+    assert Memory.objects.filter(pk=bob_secret.pk).exists() and Entity.objects.filter(pk=bobs_person.pk).exists()
+    assert not AuditEvent.objects.exists()

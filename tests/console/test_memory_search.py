@@ -1,0 +1,45 @@
+"""Memory browser search: the retrieval service's hits, each with its explanation; restore of expired memories."""
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from memories.models import Memory
+from tests import factories
+
+
+def test_search_shows_hits_with_explanations(alice_client, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        sarah = factories.person("alice", "Sarah Chen")
+        factories.memory("alice", "Lunch with Sarah on Thursday", type="event", domain="scheduling", entities=[sarah])
+        factories.memory("alice", "Prefers window seats on trains", domain="personal")
+        factories.memory("bob", "Lunch with Sarah's rival on Friday", type="event", domain="scheduling")
+    page = alice_client.get("/memories/", {"q": "lunch with Sarah"}).content.decode()
+    assert "result" in page and "Lunch with Sarah on Thursday" in page
+    assert 'class="hit-explanation"' in page and "lexical" in page
+    assert "rival" not in page
+    narrowed = alice_client.get("/memories/", {"q": "lunch with Sarah", "type": "preference"}).content.decode()
+    assert "Lunch with Sarah on Thursday" not in narrowed and "Nothing matches." in narrowed
+
+
+def test_restore_an_expired_memory(alice_client):
+    memory = factories.memory("alice", "owned a blue bike", type="fact")
+    Memory.objects.filter(pk=memory.pk).update(status="expired", expired_at=timezone.now())
+    page = alice_client.get(f"/memories/{memory.pk}/").content.decode()
+    assert "Restore" in page and "kept for 30 days" in page
+    response = alice_client.post(f"/memories/{memory.pk}/restore/", follow=True)
+    assert "Restored" in response.content.decode()
+    memory.refresh_from_db()
+    assert memory.status == "active" and memory.expired_at is None
+    assert AuditEvent.objects.get().action == "memory_restore"
+
+
+def test_restoring_an_active_memory_is_refused(alice_client, review_item):
+    response = alice_client.post(f"/memories/{review_item.pk}/restore/", follow=True)
+    assert "Only expired memories can be restored." in response.content.decode()
+    assert not AuditEvent.objects.exists()
+
+
+def test_restore_of_another_users_memory_is_404(alice_client, bob):
+    memory = factories.memory("bob", "bob's expired note")
+    Memory.objects.filter(pk=memory.pk).update(status="expired", expired_at=timezone.now())
+    assert alice_client.post(f"/memories/{memory.pk}/restore/").status_code == 404
+    assert Memory.objects.get(pk=memory.pk).status == "expired"

@@ -1,0 +1,55 @@
+"""pre_filter: junk is rejected below 0.55, the seed's storable messages pass; precision/recall on a fixture."""
+from pathlib import Path
+
+import pytest
+import yaml
+
+from memories.pipeline.pre_filter import relevance_score
+from tests.pipeline.conftest import ingest
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"
+THRESHOLD = 0.55
+
+
+@pytest.mark.parametrize("text", [
+    "ha that's funny", "ok done", "“Stay hungry, stay foolish.” — Steve Jobs",
+    "why did the chicken cross the road?", "did you know octopuses have three hearts?",
+    "it's so rainy today", "thanks!",
+])
+def test_junk_scores_below_the_threshold(text):
+    score, reason = relevance_score(text)
+    assert score < THRESHOLD and reason
+
+
+@pytest.mark.parametrize("text", [
+    "I prefer morning meetings", "lunch with Sarah Thursday", "just moved to Berlin", "Alex is Sarah's partner",
+    "my sister Emma is visiting next week",
+])
+def test_seed_messages_pass(text):
+    assert relevance_score(text)[0] >= THRESHOLD
+
+
+def test_precision_and_recall_on_the_labelled_fixture():
+    labelled = yaml.safe_load(FIXTURE.read_text())
+    assert len(labelled["relevant"]) + len(labelled["junk"]) >= 150
+    kept_relevant = sum(relevance_score(text)[0] >= THRESHOLD for text in labelled["relevant"])
+    kept_junk = sum(relevance_score(text)[0] >= THRESHOLD for text in labelled["junk"])
+    precision = kept_relevant / (kept_relevant + kept_junk)
+    recall = kept_relevant / len(labelled["relevant"])
+    print(f"\npre_filter on {len(labelled['relevant']) + len(labelled['junk'])} messages: "
+          f"precision {precision:.3f}, recall {recall:.3f}")
+    assert precision >= 0.95 and recall >= 0.9
+
+
+def test_rejections_are_traced_with_stage_reason_and_score(run):
+    trace = run("ok done", "I prefer morning meetings")
+    rejected, stored = trace.entries
+    assert (rejected.outcome, rejected.stage) == ("rejected", "pre_filter")
+    assert rejected.reason == "low_relevance:acknowledgement" and rejected.score < THRESHOLD
+    assert stored.outcome == "stored" and stored.score >= THRESHOLD
+
+
+def test_only_user_messages_become_memories(run):
+    trace = run("I prefer morning meetings", role="assistant")
+    assert [(e.outcome, e.reason) for e in trace.entries] == [("rejected", "not_a_user_message")]
+    assert trace.memory_ids == []

@@ -1,0 +1,40 @@
+"""tag_domain: accuracy on a labelled fixture, and the sensitive flag."""
+from pathlib import Path
+
+import yaml
+
+from memories.models import Memory
+from memories.pipeline.tag_domain import classify_domains, is_sensitive
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "domains.yaml"
+
+
+def test_domain_accuracy_on_the_labelled_fixture():
+    labelled = yaml.safe_load(FIXTURE.read_text())
+    texts = [text for domain in labelled for text in labelled[domain]]
+    expected = [domain for domain in labelled for _ in labelled[domain]]
+    assert len(texts) >= 100
+    predicted = classify_domains(texts)
+    accuracy = sum(p == e for p, e in zip(predicted, expected)) / len(texts)
+    print(f"\ntag_domain accuracy on {len(texts)} labelled memories: {accuracy:.3f}")
+    assert accuracy >= 0.85
+
+
+def test_health_relationship_and_emotional_content_is_sensitive():
+    assert is_sensitive("health", "Allergic to penicillin")
+    assert is_sensitive("relationship", "Alex is Sarah's partner")
+    assert is_sensitive("professional", "Is stressed about the deadline")
+    assert not is_sensitive("scheduling", "Lunch with Sarah Thursday")
+
+
+def test_every_stored_memory_gets_a_domain(run):
+    trace = run("I'm allergic to penicillin", "lunch with Sarah Thursday", "I work at Volkswagen",
+                "Alex is Sarah's partner", "I love hiking in the Alps")
+    rows = {m.content: (m.domain, m.sensitive) for m in Memory.objects.filter(pk__in=trace.memory_ids)}
+    assert rows == {
+        "Allergic to penicillin": ("health", True),
+        "Lunch with Sarah Thursday": ("scheduling", False),
+        "Works at Volkswagen": ("professional", False),
+        "Alex is Sarah's partner": ("relationship", True),
+        "Loves hiking in the Alps": ("personal", False),
+    }

@@ -1,0 +1,178 @@
+"""POST /api/v1/search: the seed's cases, gating, scoping, exclusions and caps."""
+from memories.models import Memory, Scope, Status, TurnInjection
+from tests import factories
+
+
+def search(api, query, **body):
+    body.setdefault("scope", {"user_id": "alice"})
+    response = api.post("/api/v1/search", {"query": query, **body}, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def contents(result):
+    return [hit["content"] for hit in result["results"]]
+
+
+def test_two_hops_from_sarah_reach_alexs_move_event(alice_api, seed_world):
+    result = search(alice_api, "what does Sarah think about the apartment move",
+                    hints={"entities": ["sarah"], "hop": 2}, types=["event", "fact", "preference"], limit=20)
+    move = next(hit for hit in result["results"] if hit["id"] == seed_world["move"].pk)
+    assert "Sarah" not in move["content"]
+    assert "graph" in move["explanation"]["retrievers"]
+    assert move["explanation"]["hop_path"] == "sarah chen -partner_of-> alex"
+    assert move["entities"] == [{"id": seed_world["alex"].public_id, "name": "Alex", "kind": "person"}]
+    assert {"mention": "sarah", "method": "partial", "hinted": True, "id": seed_world["sarah"].public_id,
+            "name": "Sarah Chen"} in result["resolved_entities"]
+    assert 0 < move["score"] <= move["freshness"] <= move["confidence"]
+
+
+def test_graph_walk_stops_at_the_requested_hop(alice_api, seed_world):
+    result = search(alice_api, "what is Sarah up to", hints={"entities": ["sarah"], "hop": 0})
+    assert seed_world["move"].pk not in [hit["id"] for hit in result["results"]]
+    result = search(alice_api, "what is Sarah up to", hints={"entities": ["sarah"], "hop": 1})
+    assert seed_world["move"].pk in [hit["id"] for hit in result["results"]]
+
+
+def test_work_query_about_a_proposal_gets_neither_the_marriage_nor_the_allergy(alice_api, seed_world):
+    result = search(alice_api, "how do I structure this proposal?")
+    assert result["domain"] == "professional"
+    assert result["domains"] == ["professional", "scheduling"]
+    assert result["min_confidence"] == 0.6
+    assert seed_world["template"].content in contents(result)
+    assert seed_world["marriage"].content not in contents(result)
+    assert seed_world["allergy"].content not in contents(result)
+
+
+def test_including_personal_stuff_opens_every_domain(alice_api, seed_world):
+    result = search(alice_api, "remind me everything about the Berlin trip including personal stuff")
+    assert set(result["domains"]) == {"professional", "personal", "health", "relationship", "scheduling"}
+    assert seed_world["berlin_bakery"].content in contents(result)
+    assert seed_world["berlin_flights"].content in contents(result)
+
+
+def test_include_all_domains_filter_is_the_same_escape_hatch(alice_api, seed_world):
+    narrow = search(alice_api, "what did Sarah propose")
+    wide = search(alice_api, "what did Sarah propose", filters={"include_all_domains": True})
+    assert seed_world["marriage"].content in contents(wide)
+    assert len(wide["domains"]) == 5 and len(narrow["domains"]) < 5
+
+
+def test_an_allergy_stated_two_months_ago_answers_a_health_question(alice_api, seed_world):
+    result = search(alice_api, "am I allergic to any medication?")
+    assert result["domain"] == "health" and result["domains"] == ["health"]
+    [hit] = result["results"]
+    assert hit["id"] == seed_world["allergy"].pk
+    assert hit["confidence"] == 0.9
+    assert 0.5 < hit["freshness"] < 0.9  # decayed over 60 days of a 90-day half-life, still above the gate
+
+
+def test_sensitive_memories_below_080_confidence_never_surface(alice_api, remember):
+    remember("Seems depressed about the job hunt", domain="health", sensitive=True, confidence=0.79)
+    remember("Feels anxious about the job hunt", domain="personal", sensitive=True, confidence=0.5)
+    sure = remember("Diagnosed with anxiety about job interviews", domain="health", sensitive=True, confidence=0.85)
+    for body in ({}, {"filters": {"min_confidence": 0.0, "include_all_domains": True}},
+                 {"filters": {"domains": ["health", "personal"], "min_confidence": 0.1}}):
+        result = search(alice_api, "how am I feeling about the job hunt and anxiety", **body)
+        assert contents(result) == [sure.content] or contents(result) == []
+        assert all(hit["confidence"] >= 0.8 for hit in result["results"] if hit["sensitive"])
+    assert search(alice_api, "anxiety job interviews", filters={"include_all_domains": True})["results"]
+
+
+def test_other_users_memories_never_come_back(alice_api, bob_api, seed_world, remember):
+    bob_allergy = remember("Allergic to penicillin and peanuts", user_id="bob", domain="health", sensitive=True)
+    alice_ids = {hit["id"] for hit in search(alice_api, "allergic to penicillin peanuts")["results"]}
+    assert bob_allergy.pk not in alice_ids and seed_world["allergy"].pk in alice_ids
+    bob_ids = {hit["id"] for hit in search(bob_api, "allergic to penicillin", scope={"user_id": "bob"})["results"]}
+    assert bob_ids == {bob_allergy.pk}
+    # Bob's resolver cannot see Alice's Sarah either.
+    bob_sarah = search(bob_api, "what does Sarah think", scope={"user_id": "bob"}, hints={"entities": ["sarah"]})
+    assert bob_sarah["resolved_entities"][0]["id"] is None and bob_sarah["results"] == []
+
+
+def test_acting_for_another_user_is_refused_with_json_403(alice_api, seed_world):
+    response = alice_api.post("/api/v1/search", {"query": "allergy", "scope": {"user_id": "bob"}}, format="json")
+    assert response.status_code == 403
+    assert response.json()["error"] == "permission_denied"
+    assert "bob" in response.json()["message"]
+
+
+def test_staff_may_search_any_user(staff_api, seed_world):
+    result = search(staff_api, "am I allergic to penicillin")
+    assert seed_world["allergy"].pk in [hit["id"] for hit in result["results"]]
+
+
+def test_bad_input_is_a_json_400(alice_api, db):
+    for body, field in (({}, "query"), ({"query": "  "}, "query"),
+                        ({"query": "x", "filters": {"domains": ["gossip"]}}, "filters"),
+                        ({"query": "x", "hints": {"hop": -1}}, "hints"),
+                        ({"query": "x", "types": ["opinion"]}, "types"),
+                        ({"query": "x", "limit": 0}, "limit")):
+        response = alice_api.post("/api/v1/search", body, format="json")
+        assert response.status_code == 400, body
+        assert response.json()["error"] == "invalid" and field in response.json()["fields"]
+    assert alice_api.post("/api/v1/search", ["query"], format="json").status_code == 400
+    assert not TurnInjection.objects.exists()
+
+
+def test_session_local_memories_stay_in_their_session(alice_api, remember):
+    local = remember("Draft slides use the teal colour palette", domain="professional", scope=Scope.SESSION_LOCAL,
+                     session_id="run-1")
+    query = "which colour palette do the draft slides use"
+    assert local.pk in [h["id"] for h in search(alice_api, query, scope={"user_id": "alice", "session_id": "run-1"})["results"]]
+    assert local.pk not in [h["id"] for h in search(alice_api, query, scope={"user_id": "alice", "session_id": "run-2"})["results"]]
+    assert local.pk not in [h["id"] for h in search(alice_api, query)["results"]]
+
+
+def test_expired_superseded_and_fully_decayed_memories_are_excluded(alice_api, remember):
+    old = remember("Lives in Munich", attribute="residence")
+    new = remember("Lives in Berlin", attribute="residence")
+    Memory.objects.filter(pk=old.pk).update(status=Status.SUPERSEDED, superseded_by=new)
+    expired = remember("Lives near the Munich river park", status=Status.EXPIRED)
+    faded = remember("Lunch in Munich with the old team", type="event", age_days=400)
+    found = [hit["id"] for hit in search(alice_api, "where do I live Munich Berlin")["results"]]
+    assert new.pk in found
+    assert not {old.pk, expired.pk, faded.pk} & set(found)
+
+
+def test_needs_review_memories_wait_for_approval(alice_api, remember):
+    pending = remember("Likes flat white coffee", type="preference", needs_review=True, confidence=0.7)
+    assert pending.pk not in [hit["id"] for hit in search(alice_api, "what coffee do I like")["results"]]
+
+
+def test_caps_limit_types_and_characters(alice_api, remember, recall_config):
+    notes = ["Ethiopian beans taste of blueberries", "Kenyan beans are bright and winey",
+             "Brazilian beans make a nutty espresso", "Colombian beans suit the morning filter",
+             "Sumatran beans are earthy and heavy", "Guatemalan beans have a cocoa finish"]
+    for n, note in enumerate(notes):
+        remember(f"Coffee tasting note: {note}", type="preference" if n % 2 else "fact")
+    assert len(search(alice_api, "coffee tasting note beans")["results"]) == 6
+    assert len(search(alice_api, "coffee tasting note beans", limit=2)["results"]) == 2
+    only_prefs = search(alice_api, "coffee tasting note beans", types=["preference"])["results"]
+    assert len(only_prefs) == 3 and {hit["type"] for hit in only_prefs} == {"preference"}
+    recall_config({"memory_retrieval": {"max_memories": 4}})
+    assert len(search(alice_api, "coffee tasting note beans", limit=50)["results"]) == 4
+    recall_config({"memory_retrieval": {"max_chars": 130}})
+    capped = search(alice_api, "coffee tasting note beans")["results"]
+    assert 1 <= len(capped) and sum(len(hit["content"]) for hit in capped) <= 130
+
+
+def test_near_duplicates_are_suppressed(alice_api, remember):
+    first = remember("Prefers window seats on long flights", type="preference", importance=0.9)
+    remember("prefers window seats on long flights!", type="preference", importance=0.2)
+    result = search(alice_api, "which seat do I like on flights")
+    assert [hit["id"] for hit in result["results"]] == [first.pk]
+
+
+def test_search_works_on_text_and_graph_with_semantic_off(alice_api, recall_config, db, remember):
+    recall_config({"memory_semantic": {"enabled": False, "rerank_enabled": False}})
+    sarah = factories.person("alice", "Sarah Chen")
+    alex = factories.person("alice", "Alex")
+    factories.relation(alex, "partner_of", sarah)
+    move = remember("Alex is packing boxes for Hamburg", type="event", entities=[alex])
+    walk = search(alice_api, "what does Sarah think", hints={"hop": 2})
+    assert walk["retrievers"] == ["lexical", "graph"]
+    assert walk["results"][0]["id"] == move.pk
+    assert walk["results"][0]["explanation"]["hop_path"] == "sarah chen -partner_of-> alex"
+    text = search(alice_api, "packing boxes Hamburg")
+    assert text["results"][0]["explanation"]["retrievers"] == ["lexical"]
