@@ -32,6 +32,7 @@ from datetime import datetime
 
 from django.db import connection, transaction
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django_q.models import OrmQ
 
@@ -98,9 +99,9 @@ def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
     plan = _plan(user_id, criteria)
     return {
         "memories": len(plan.memory_ids),
-        "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=plan.memory_ids).count(),
-        "memory_history": MemoryHistory.objects.filter(memory_id__in=plan.memory_ids).count(),
-        "superseded_links_cleared": _superseding_others(plan.memory_ids).count(),
+        "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=_id_array(plan.memory_ids)).count(),
+        "memory_history": MemoryHistory.objects.filter(memory_id__in=_id_array(plan.memory_ids)).count(),
+        "superseded_links_cleared": _superseding_others(plan.memory_ids, clear=False),
         "turn_injections": _turn_injections(user_id, plan).count(),
         "queued_tasks": len(plan.queued_task_ids),
         "entities_removed": len(plan.removed_entity_ids),
@@ -138,8 +139,9 @@ def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
     entities = _entities(user_id, criteria.entity_refs)
     entity_ids = [entity.pk for entity in entities]
     terms = entity_terms(entities)
-    entity_sessions = _entity_sessions(user_id, entity_ids)
-    memory_ids = _entity_memory_ids(user_id, entity_ids, entity_sessions) | _requested_memory_ids(user_id, criteria)
+    linked_ids = _entity_linked_memory_ids(user_id, entity_ids)
+    entity_sessions = _entity_sessions(user_id, entity_ids, linked_ids)
+    memory_ids = linked_ids | _session_memory_ids(user_id, entity_sessions) | _requested_memory_ids(user_id, criteria)
     relations = Relation.objects.filter(user_id=user_id).filter(
         Q(subject_id__in=entity_ids) | Q(session_id__in=criteria.source_session)
     )
@@ -174,21 +176,27 @@ def _entities(user_id: str, public_ids: list[str]) -> list[Entity]:
     return entities
 
 
-def _entity_sessions(user_id: str, entity_ids: list[int]) -> set[str]:
+def _entity_linked_memory_ids(user_id: str, entity_ids: list[int]) -> set[int]:
+    if not entity_ids:
+        return set()
+    linked = MemoryEntity.objects.filter(entity_id__in=entity_ids, memory__user_id=user_id).values_list("memory_id")
+    subject = Memory.objects.filter(user_id=user_id, subject_id__in=entity_ids).values_list("pk")
+    return {pk for (pk,) in linked.union(subject)}
+
+
+def _entity_sessions(user_id: str, entity_ids: list[int], linked_ids: set[int]) -> set[str]:
+    """Sessions where she was mentioned, and the sessions of memories that reference her."""
     if not entity_ids:
         return set()
     mentioned = EntityMention.objects.filter(user_id=user_id, entity_id__in=entity_ids).values_list("session_id")
-    referenced = Memory.objects.filter(user_id=user_id).filter(
-        Q(memoryentity__entity_id__in=entity_ids) | Q(subject_id__in=entity_ids)).values_list("session_id")
+    referenced = Memory.objects.filter(pk__in=_id_array(linked_ids)).values_list("session_id")
     return {sid for (sid,) in mentioned.union(referenced) if sid}
 
 
-def _entity_memory_ids(user_id: str, entity_ids: list[int], sessions: set[str]) -> set[int]:
-    if not entity_ids:
+def _session_memory_ids(user_id: str, sessions: set[str]) -> set[int]:
+    if not sessions:
         return set()
-    return set(Memory.objects.filter(user_id=user_id).filter(
-        Q(memoryentity__entity_id__in=entity_ids) | Q(subject_id__in=entity_ids) | Q(session_id__in=sessions)
-    ).values_list("pk", flat=True))
+    return set(Memory.objects.filter(user_id=user_id, session_id__in=sessions).values_list("pk", flat=True))
 
 
 def _requested_memory_ids(user_id: str, criteria: DeleteCriteria) -> set[int]:
@@ -240,17 +248,34 @@ def _queued_task_ids(memory_ids: set[int]) -> list[int]:
     return found
 
 
+def _id_array(ids) -> RawSQL:
+    """For `field__in=`: one array parameter instead of one per id (10k ids plan in milliseconds)."""
+    return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
+
+
 def _as_id_set(value) -> set:
     return set(value) if isinstance(value, (list, tuple, set)) else {value}
 
 
-def _superseding_others(memory_ids: list[int]):
-    return Memory.objects.filter(superseded_by_id__in=memory_ids).exclude(pk__in=memory_ids)
+def _superseding_others(memory_ids: list[int], *, clear: bool) -> int:
+    """Kept memories whose superseded_by points at a deleted one: count them, or clear the link."""
+    if not memory_ids:
+        return 0
+    table = Memory._meta.db_table
+    where = "superseded_by_id = ANY(%s) AND NOT (id = ANY(%s))"
+    with connection.cursor() as cursor:
+        if clear:
+            cursor.execute(f'UPDATE "{table}" SET superseded_by_id = NULL WHERE {where}', [memory_ids, memory_ids])
+            return cursor.rowcount
+        cursor.execute(f'SELECT count(*) FROM "{table}" WHERE {where}', [memory_ids, memory_ids])
+        return cursor.fetchone()[0]
 
 
 def _turn_injections(user_id: str, plan: DeletionPlan):
+    holding = RawSQL(f'SELECT id FROM "{TurnInjection._meta.db_table}" WHERE memory_ids && %s::bigint[]',
+                     [plan.memory_ids])
     return TurnInjection.objects.filter(user_id=user_id).filter(
-        Q(session_id__in=plan.forgotten_sessions) | Q(memory_ids__overlap=plan.memory_ids or [0]))
+        Q(session_id__in=plan.forgotten_sessions) | Q(pk__in=holding))
 
 
 # Execution: set-based SQL, each statement reporting the rows it really removed.
@@ -258,7 +283,7 @@ def _turn_injections(user_id: str, plan: DeletionPlan):
 def _execute(user_id: str, plan: DeletionPlan) -> dict:
     memory_ids = plan.memory_ids
     counts = {
-        "superseded_links_cleared": _superseding_others(memory_ids).update(superseded_by=None),
+        "superseded_links_cleared": _superseding_others(memory_ids, clear=True),
         "turn_injections": _forget_turn_injections(user_id, plan),
         "queued_tasks": OrmQ.objects.filter(pk__in=plan.queued_task_ids).delete()[0],
         "memory_history": _sql_delete(MemoryHistory, "memory_id", memory_ids),
@@ -310,7 +335,7 @@ def _forget_turn_injections(user_id: str, plan: DeletionPlan) -> int:
 def _clear_shared_centroids(memory_ids: list[int], forgotten: list[int]) -> None:
     """Other entities' centroids averaged deleted embeddings: clear them for the drift task to recompute."""
     if memory_ids:
-        shared = MemoryEntity.objects.filter(memory_id__in=memory_ids).exclude(entity_id__in=forgotten)
+        shared = MemoryEntity.objects.filter(memory_id__in=_id_array(memory_ids)).exclude(entity_id__in=forgotten)
         Entity.objects.filter(pk__in=shared.values("entity_id")).update(centroid=None)
 
 

@@ -84,9 +84,14 @@ def line_chart(points: list[tuple[str, float | None]], thresholds: list[tuple[fl
         chart.dots.append({"x": x, "y": y_of(value), "title": f"week of {week}: {format_value(value, percent)}"})
     _close(chart, segment)
     chart.lines = [{"y": y_of(limit), "kind": kind, "text": format_value(limit, percent)} for limit, kind in thresholds]
-    chart.y_ticks = [{"y": y_of(top * share), "text": format_value(round(top * share, 4), percent)}
-                     for share in (0, 0.5, 1)]
+    chart.y_ticks = [{"y": y_of(top * share), "text": _tick_text(top * share, percent)} for share in (0, 0.5, 1)]
     return chart
+
+
+def _tick_text(value: float, percent: bool) -> str:
+    if percent:
+        return f"{value * 100:.0f} %" if value == 0 or value >= 0.02 else f"{value * 100:.1f} %"
+    return f"{value:g}"
 
 
 def _nice_top(value: float) -> float:

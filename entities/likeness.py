@@ -51,7 +51,8 @@ def name_likeness(a: str, b: str) -> float:
     ta, titled_a = name_tokens(a)
     tb, titled_b = name_tokens(b)
     if ta == tb:
-        return 1.0
+        # The same first name alone ("sarah" ~ "sarah") says no more than a first-name match.
+        return 1.0 if len(ta) > 1 else FIRST_NAME_ONLY
     if names_conflict(a, b):
         return 0.0
     if len(ta) > 1 and len(tb) > 1 and ta[0] == tb[0] and _initial_of(ta[-1], tb[-1]):
@@ -68,13 +69,16 @@ def name_likeness(a: str, b: str) -> float:
 
 
 def best_likeness(names_a, names_b) -> tuple[float, str, str]:
-    """The most alike pair across two sets of names: (score, name from a, name from b)."""
-    best = (0.0, "", "")
+    """The most alike pair across two sets of names: (score, name from a, name from b).
+
+    Among equal scores the fullest names win, so the pair reads "sarah chen" ~ "sarah c", not "sarah" ~ "sarah".
+    """
+    best, best_length = (0.0, "", ""), 0
     for a in names_a:
         for b in names_b:
             score = name_likeness(a, b)
-            if score > best[0]:
-                best = (score, a, b)
+            if score > best[0] or (score == best[0] and score > 0 and len(a) + len(b) > best_length):
+                best, best_length = (score, a, b), len(a) + len(b)
     return best
 
 

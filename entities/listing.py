@@ -18,7 +18,7 @@ def _count_subquery(queryset, column: str):
 
 
 def entity_list(*, user_id: str, search: str = "", kind: str = "") -> QuerySet:
-    """Live entities with `memory_count` and `mention_session_count`, most recently mentioned first."""
+    """Live entities with `memory_count` and `mention_session_count`, the most talked-about first."""
     queryset = (
         Entity.objects.live().for_user(user_id)
         .annotate(
@@ -27,7 +27,7 @@ def entity_list(*, user_id: str, search: str = "", kind: str = "") -> QuerySet:
                 EntityMention.objects.filter(entity_id=OuterRef("pk")), "session_id"),
         )
         .prefetch_related("aliases")
-        .order_by("kind", "-mention_session_count", "-memory_count", "canonical_name")
+        .order_by("-mention_session_count", "-memory_count", "canonical_name")
     )
     if kind:
         queryset = queryset.filter(kind=kind)

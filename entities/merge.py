@@ -38,7 +38,7 @@ class MergeSuggestion:
     right: Entity
     score: float
     name_score: float
-    left_name: str
+    left_name: str   # the most alike names of the two, as written
     right_name: str
     shared_relations: list[tuple[str, str, Entity]] = field(default_factory=list)  # (direction, predicate, other)
     shared_roles: list[str] = field(default_factory=list)
@@ -50,7 +50,7 @@ class MergeSuggestion:
 def merge_suggestions(user_id: str, limit: int | None = None) -> list[MergeSuggestion]:
     """Likely duplicate pairs among the user's live entities, best first."""
     entities = {e.pk: e for e in Entity.objects.live().for_user(user_id).exclude(kind=EntityKind.SELF)}
-    names = _names_by_entity(user_id, entities)
+    names, shown = _names_by_entity(user_id, entities)
     edges = _edges_by_entity(user_id, entities)
     reviews = _pair_reviews(user_id)
     minimum = recall_setting("entities.merge_suggestion_min_score")
@@ -58,18 +58,23 @@ def merge_suggestions(user_id: str, limit: int | None = None) -> list[MergeSugge
     for left_id, right_id in _candidate_pairs(names, reviews):
         suggestion = _score_pair(entities[left_id], entities[right_id], names, edges, reviews)
         if suggestion and (suggestion.score >= minimum or suggestion.flagged_ambiguous):
+            suggestion.left_name = shown.get(suggestion.left_name, suggestion.left_name)
+            suggestion.right_name = shown.get(suggestion.right_name, suggestion.right_name)
             suggestions.append(suggestion)
     suggestions.sort(key=lambda s: (-s.score, s.left.canonical_name, s.right.canonical_name))
     return suggestions[: limit or recall_setting("entities.merge_suggestions_limit")]
 
 
-def _names_by_entity(user_id, entities) -> dict[int, set[str]]:
+def _names_by_entity(user_id, entities) -> tuple[dict[int, set[str]], dict[str, str]]:
+    """Normalized names and aliases per entity, and how each normalized form is written."""
     names = {pk: {entity.normalized_name} - {""} for pk, entity in entities.items()}
-    for entity_id, normalized in Alias.objects.filter(user_id=user_id, entity_id__in=entities).values_list(
-        "entity_id", "normalized"
+    shown = {entity.normalized_name: entity.canonical_name for entity in entities.values()}
+    for entity_id, normalized, text in Alias.objects.filter(user_id=user_id, entity_id__in=entities).values_list(
+        "entity_id", "normalized", "alias"
     ):
         names[entity_id].add(normalized)
-    return names
+        shown.setdefault(normalized, text)
+    return names, shown
 
 
 def _edges_by_entity(user_id, entities) -> dict[int, set[tuple[str, str, int]]]:

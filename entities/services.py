@@ -67,7 +67,8 @@ def resolve_mention(user_id: str, mention: str) -> Resolution:
             return found
     if is_role_phrase(normalized):
         return Resolution(mention, None, "unresolved")
-    return _partial_match(user_id, mention, normalized, live) or _fuzzy_match(user_id, mention, normalized)
+    names = _name_table(user_id)
+    return _partial_match(names, mention, normalized, live) or _fuzzy_match(names, mention, normalized)
 
 
 def _variants(normalized: str) -> set[str]:
@@ -82,11 +83,10 @@ def _single(mention, matches, method, score):
     return None
 
 
-def _partial_match(user_id, mention, normalized, live):
+def _partial_match(names, mention, normalized, live):
     """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
     bare = strip_accents(without_title(normalized))
     tokens = bare.split(" ")
-    names = _name_table(user_id)
     full_names = _full_names(names)
     hits = {}
     for name, entity_id in names:
@@ -104,9 +104,8 @@ def _partial_match(user_id, mention, normalized, live):
     return _single(mention, list(live.filter(pk__in=hits.keys())), "partial", 0.9)
 
 
-def _fuzzy_match(user_id, mention, normalized):
+def _fuzzy_match(names, mention, normalized):
     threshold = recall_setting("memory.fuzzy_match_threshold")
-    names = _name_table(user_id)
     if not names:
         return Resolution(mention, None, "unresolved")
     choices = [strip_accents(name) for name, _ in names]
@@ -177,7 +176,8 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
     """
     resolution = resolve_mention(user_id, mention)
     if resolution.entity:
-        alias_add(entity=resolution.entity, alias=mention, origin=origin)
+        if resolution.method not in ("exact", "normalized"):  # the canonical name is already an alias
+            alias_add(entity=resolution.entity, alias=mention, origin=origin)
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
         return resolution

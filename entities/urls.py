@@ -1,3 +1,14 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from entities import views
+
+urlpatterns = [
+    path("", views.entity_list, name="entity-list"),
+    path("merge/", views.entity_merge_suggestions, name="entity-merge-suggestions"),
+    path("merge/do/", views.entity_merge_view, name="entity-merge"),
+    path("merge/dismiss/", views.entity_merge_dismiss_view, name="entity-merge-dismiss"),
+    path("import/", views.contacts_import_view, name="contacts-import"),
+    path("<str:public_id>/", views.entity_detail, name="entity-detail"),
+    path("<str:public_id>/aliases/add/", views.entity_alias_add_view, name="entity-alias-add"),
+    path("<str:public_id>/aliases/remove/", views.entity_alias_remove_view, name="entity-alias-remove"),
+]

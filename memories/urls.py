@@ -8,6 +8,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", dashboard.dashboard, name="dashboard"),
     path("review/", review.review_queue, name="review"),
+    path("review/badge/", review.review_badge, name="review-badge"),
     path("review/bulk/", review.review_bulk, name="review-bulk"),
     path("review/memory/<int:pk>/", review.review_item, name="review-item"),
     path("review/memory/<int:pk>/approve/", review.review_approve, name="review-approve"),

@@ -21,8 +21,8 @@ from audit.services import audit_record
 from entities.contacts.cards import RELATION_LABELS, SKIPPED_CATEGORIES, ContactCard, ContactsFormatError
 from entities.contacts.spreadsheet import read_csv_contacts
 from entities.contacts.vcard import read_vcards
-from entities.likeness import full_names_conflict, name_tokens
-from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
+from entities.likeness import FIRST_NAME_ONLY, best_likeness, full_names_conflict, name_tokens
+from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
 from entities.names import normalize_name
 from entities.services import alias_add, entity_create, resolve_mention, self_entity
 from recall_site.config import recall_setting
@@ -140,6 +140,8 @@ class _ContactsWriter:
 
     def _count_claims(self, cards) -> None:
         """How many distinct cards would take each existing entity by a weak match."""
+        if not Entity.objects.live().for_user(self.user_id).filter(kind=EntityKind.PERSON).exists():
+            return  # nobody to claim: a first import
         claimants = defaultdict(set)
         for card in cards:
             for entity in self._candidates(card)[0]:
@@ -159,7 +161,7 @@ class _ContactsWriter:
 
     def _person(self, card: ContactCard, *, from_card: bool = True) -> Entity:
         fitting, strong = self._candidates(card)
-        if len(fitting) == 1 and (strong or self.claims[fitting[0].pk] <= 1):
+        if len(fitting) == 1 and (strong or (self.claims[fitting[0].pk] <= 1 and not _has_rival(fitting[0]))):
             return self._enrich(fitting[0], card, from_card=from_card)
         entity = entity_create(user_id=self.user_id, name=card.name, origin=AliasOrigin.CONTACTS)
         self.created.add(entity.pk)
@@ -231,3 +233,11 @@ class _ContactsWriter:
 
 def _names(entity: Entity) -> set[str]:
     return set(entity.aliases.values_list("normalized", flat=True)) | {entity.normalized_name}
+
+
+def _has_rival(entity: Entity) -> bool:
+    """Could another person be meant by this entity's name? ("Sarah" when "Sarah Chen" exists too.)"""
+    others = Entity.objects.live().for_user(entity.user_id).filter(kind=EntityKind.PERSON).exclude(pk=entity.pk)
+    other_names = set(others.values_list("normalized_name", flat=True))
+    other_names |= set(Alias.objects.filter(entity__in=others).values_list("normalized", flat=True))
+    return best_likeness(_names(entity), other_names)[0] >= FIRST_NAME_ONLY

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
+from entities.services import self_entity
 from memories.pipeline.base import (
     IngestContext, Message, Outcome, PipelineTrace, Rejected, TraceEntry, WorkItem,
 )
@@ -40,9 +41,11 @@ def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], sour
             item.rejection = Rejected("ingest", "auto_memory_disabled")
     for stage in BATCH_STAGES:
         stage.run_batch(items, context)
-    for item in items:
-        if item.rejection is None:
-            _write_message(item, context)
+    surviving = [item for item in items if item.rejection is None]
+    if surviving:
+        context.self_entity = self_entity(user_id)
+    for item in surviving:
+        _write_message(item, context)
     return PipelineTrace(user_id, session_id, source, [_trace_entry(item) for item in items])
 
 

@@ -139,6 +139,7 @@ class IngestContext:
     session_id: str
     source: str
     actor: str
+    self_entity: Any = None  # the user's own entity, looked up once per run
 
 
 @dataclass

@@ -57,5 +57,6 @@ class Infer(Stage):
     def run(self, item: WorkItem, context: IngestContext) -> None:
         keys = {c.details["pattern_key"] for c in item.candidates if c.details.get("pattern_key")}
         for key in sorted(keys):
-            me = Mention("me", kind="self", role="subject", entity=self_entity(context.user_id))
+            me = Mention("me", kind="self", role="subject",
+                         entity=context.self_entity or self_entity(context.user_id))
             item.candidates.append(pattern_candidate(context.user_id, context.session_id, key, me))

@@ -9,7 +9,6 @@ session id and the source message id. Auto-reflection policy (`policy.py`) is
 applied to new memories here.
 """
 from django.db.models import F
-from django.db.models.functions import Least
 
 from entities.services import relation_supersede_others, relation_upsert
 from memories.models import Memory, Status
@@ -29,7 +28,7 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     ids = [message_id] if message_id and message_id not in memory.source_message_ids else []
     Memory.objects.filter(pk=memory.pk).update(
         occurrences=F("occurrences") + 1,
-        confidence=Least(F("confidence") + step, MAX_CONFIDENCE),
+        confidence=min(round(memory.confidence + step, 4), MAX_CONFIDENCE),
         last_reinforced_at=at or memory.last_reinforced_at,
         source_message_ids=memory.source_message_ids + ids,
     )

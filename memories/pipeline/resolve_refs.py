@@ -40,7 +40,7 @@ class ResolveRefs(Stage):
 def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mention]) -> None:
     """Set `mention.entity` (or `mention.ambiguous`); mentions repeated in one message resolve once."""
     if mention.kind == "self":
-        mention.entity = self_entity(context.user_id)
+        mention.entity = context.self_entity or self_entity(context.user_id)
         return
     key = normalize_name(mention.text)
     if key in seen:

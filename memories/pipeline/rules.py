@@ -192,9 +192,10 @@ def _preferences(sentence: str) -> list[Candidate]:
 
 
 def _preference(content, attribute, *, mentions=(), domain="") -> Candidate:
+    me = _self()
     return Candidate(
         type="preference", content=content, confidence=recall_setting("memory.preference_confidence"),
-        importance=_importance("preference"), mentions=[_self(), *mentions], subject=None,
+        importance=_importance("preference"), mentions=[me, *mentions], subject=me if attribute else None,
         attribute=attribute[:64], domain=domain,
     )
 

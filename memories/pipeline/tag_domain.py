@@ -1,12 +1,13 @@
 """Stage 3, tag_domain: label each candidate professional / personal / health / relationship / scheduling.
 
-Keyword rules decide when exactly one domain's words appear; otherwise the
-candidate goes to a nearest-centroid classifier over sentence embeddings of the
+Keyword rules decide whenever any domain's words appear (most hits wins; ties
+go to the more specific domain, in `PRIORITY` order). Only text with no keyword
+at all goes to the nearest-centroid classifier over sentence embeddings of the
 labelled examples in `domain_examples.yaml` (centroids embedded once per
-process), with keyword hits as a bonus. All candidates of a batch are embedded
-in one model call, before any database transaction. An extractor's domain hint
-(an employer fact is professional) wins. `sensitive` is set for health and
-relationship memories and for emotional content.
+process); those candidates are embedded in one model call per batch, before any
+database transaction, which keeps the model off the hot path for most messages.
+An extractor's domain hint (an employer fact is professional) wins. `sensitive`
+is set for health and relationship memories and for emotional content.
 """
 import functools
 import re
@@ -19,7 +20,8 @@ from memories.embedding import embed_texts
 from memories.pipeline.base import Candidate, Stage, WorkItem
 
 EXAMPLES_PATH = Path(__file__).with_name("domain_examples.yaml")
-KEYWORD_BONUS = 0.08
+# Tie-break between domains with equally many keyword hits: the more specific first.
+PRIORITY = ("health", "relationship", "professional", "scheduling", "personal")
 I = re.IGNORECASE
 KEYWORDS = {
     "health": re.compile(
@@ -70,22 +72,17 @@ def keyword_hits(text: str) -> dict[str, int]:
 
 
 def classify_domains(texts: list[str]) -> list[str]:
-    """One domain per text: a single keyword domain decides, else embeddings + keyword bonus."""
+    """One domain per text: keyword hits decide; text without any goes to the embedding centroids."""
     labels: list[str | None] = []
-    pending = []
-    for index, text in enumerate(texts):
+    for text in texts:
         hits = {domain: n for domain, n in keyword_hits(text).items() if n}
-        labels.append(next(iter(hits)) if len(hits) == 1 else None)
-        if len(hits) != 1:
-            pending.append(index)
+        labels.append(max(hits, key=lambda d: (hits[d], -PRIORITY.index(d))) if hits else None)
+    pending = [index for index, label in enumerate(labels) if label is None]
     if pending:
         domains, centroids = domain_centroids()
-        vectors = np.array(embed_texts([texts[i] for i in pending]))
-        similarities = vectors @ centroids.T
+        similarities = np.array(embed_texts([texts[i] for i in pending])) @ centroids.T
         for row, index in enumerate(pending):
-            hits = keyword_hits(texts[index])
-            scores = [similarities[row][k] + KEYWORD_BONUS * min(hits[d], 2) for k, d in enumerate(domains)]
-            labels[index] = domains[int(np.argmax(scores))]
+            labels[index] = domains[int(np.argmax(similarities[row]))]
     return labels
 
 

@@ -2,7 +2,9 @@
 
 The query is classified as professional, personal, health or relationship by
 keyword rules first and, when no rule fires, by the nearest centroid of
-labelled example queries (query_domains.yaml) embedded once per process.
+labelled example queries (query_domains.yaml) embedded once per process; a
+centroid that beats `personal` by less than `gating.centroid_min_margin`
+leaves the query personal, the broadest narrowing.
 The domain narrows the memory domains searched (SPEC §3); explicit filters and
 the escape hatch ("including personal stuff", include_all_domains) override it.
 Sensitive memories always need `gating.sensitive_min_confidence`, whatever
@@ -68,8 +70,11 @@ def classify_query(query: str, query_vector=None) -> tuple[str, str]:
         return best, "keywords"
     if query_vector is not None:
         labels, centroids = _centroids()
-        similarities = centroids @ np.asarray(query_vector, dtype=np.float32)
-        return labels[int(np.argmax(similarities))], "centroid"
+        similarity = dict(zip(labels, centroids @ np.asarray(query_vector, dtype=np.float32)))
+        best = max(similarity, key=similarity.get)
+        if similarity[best] - similarity[FALLBACK_DOMAIN] >= recall_setting("gating.centroid_min_margin"):
+            return best, "centroid"
+        return FALLBACK_DOMAIN, "centroid"
     return FALLBACK_DOMAIN, "fallback"
 
 

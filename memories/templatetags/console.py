@@ -71,3 +71,9 @@ def idlist(value) -> str:
         shown = ", ".join(str(item) for item in value[:5])
         return shown + (f" and {len(value) - 5} more" if len(value) > 5 else "")
     return "—" if value in (None, "") else str(value)
+
+
+@register.filter
+def zero_keys(counts: dict) -> list[str]:
+    """Labels of the counts that are zero (shown in one muted line instead of a table row each)."""
+    return [keylabel(key).lower() for key, value in counts.items() if not value]

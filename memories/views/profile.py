@@ -4,18 +4,20 @@ from django.shortcuts import redirect, render
 
 from audit.console import console_view
 from memories.forms import ProfileForm
+from memories.hydration import startup_digest
 from memories.services import profile_get, profile_update
 
 
 @console_view
 def profile(request):
     current = profile_get(request.acting_user_id)
+    context = {"profile": current, "digest": startup_digest(request.acting_user_id)}
     if request.method != "POST":
         form = ProfileForm(initial={name: getattr(current, name) for name in ProfileForm.base_fields})
-        return render(request, "memories/profile.html", {"form": form, "profile": current})
+        return render(request, "memories/profile.html", {"form": form, **context})
     form = ProfileForm(request.POST)
     if not form.is_valid():
-        return render(request, "memories/profile.html", {"form": form, "profile": current}, status=400)
+        return render(request, "memories/profile.html", {"form": form, **context}, status=400)
     profile_update(user_id=request.acting_user_id, actor=request.actor, **form.cleaned_data)
     messages.success(request, "Profile saved.")
     return redirect("profile")

@@ -14,7 +14,7 @@ from entities.models import EntityReview
 from memories.forms import BulkReviewForm, MemoryEditForm
 from memories.models import Memory
 from memories.review import entity_review_resolve, memories_bulk_review, memory_approve, memory_pin, memory_reject
-from memories.review_queue import memories_needing_review, open_entity_reviews, review_reason_text
+from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, review_reason_text
 from memories.services import memory_update
 
 ENTITY_REVIEW_DONE = {
@@ -83,6 +83,12 @@ def review_pin(request, pk):
     message = "Pinned." if pinned else "Unpinned."
     template = "memories/_review_item.html" if memory.needs_review else "memories/_review_done.html"
     return _reviewed(request, template, {"memory": memory, "message": message}, message)
+
+
+@console_view
+def review_badge(request):
+    """The navigation's review count, refreshed after each in-place action."""
+    return render(request, "memories/_review_badge.html", {"review_count": review_count(request.acting_user_id)})
 
 
 @console_view

@@ -3,6 +3,7 @@ import pytest
 
 from audit.models import AuditEvent
 from entities.models import EntityReview
+from memories.hydration import startup_digest
 from memories.models import Memory
 from tests import factories
 
@@ -56,8 +57,11 @@ def test_approving_a_pinned_item_makes_it_digest_eligible(alice_client):
     pinned = factories.memory("alice", "prefers concise answers", pinned=True, needs_review=True,
                               review_reason="auto_pinned", source="auto_reflection", importance=0.9)
     assert "stays out of the startup digest" in alice_client.get("/review/").content.decode()
+    assert pinned not in startup_digest("alice").memories
+    assert "Nothing pinned and approved yet." in alice_client.get("/profile/").content.decode()
     alice_client.post(f"/review/memory/{pinned.pk}/approve/", **HTMX)
-    assert Memory.objects.filter(pk=pinned.pk, pinned=True, needs_review=False, reviewed_at__isnull=False).exists()
+    assert pinned in startup_digest("alice").memories
+    assert "prefers concise answers" in alice_client.get("/profile/").content.decode()
 
 
 def test_reject_hard_deletes_and_audits_ids_only(alice_client, review_item):

@@ -29,7 +29,7 @@ def test_initial_and_first_name_forms_are_suggested(db):
     factories.person(name="Priya Patel")
     assert pairs() == {frozenset({"Sarah Chen", "Sarah C."})}
     suggestion = merge_suggestions("alice")[0]
-    assert suggestion.score == 0.9 and {suggestion.left_name, suggestion.right_name} == {"sarah chen", "sarah c"}
+    assert suggestion.score == 0.9 and {suggestion.left_name, suggestion.right_name} == {"Sarah Chen", "Sarah C."}
 
 
 def test_alias_likeness_counts(db):

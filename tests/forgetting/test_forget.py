@@ -8,6 +8,7 @@ from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
 from entities.services import resolve_mention
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.retrieval import search_memories
 from tests import factories
 from tests.forgetting.conftest import queue_embedding_task, residue
 
@@ -54,6 +55,9 @@ def test_forgetting_sarah_leaves_no_residue_and_keeps_everyone_else(sarah_world,
         ("s3", [sarah_world.alex_climbs.pk])]
     assert not OrmQ.objects.filter(pk=task.pk).exists() and OrmQ.objects.filter(pk=unrelated_task.pk).exists()
     assert resolve_mention("alice", "Sarah").entity is None
+    found = search_memories(user_id="alice", query="what does Sarah think about lunch", include_all_domains=True)
+    assert not [hit for hit in found.hits if "Sarah" in hit.memory.content or "Chen" in hit.memory.content]
+    assert not found.resolved_entities or all(r.entity is None for r in found.resolved_entities)
     assert UserProfile.objects.get(user_id="alice").favorites == {"food": "ramen"}
     assert list(UnresolvedReference.objects.filter(user_id="alice").values_list("mention", flat=True)) == [
         "the plumber"]

@@ -1,0 +1,66 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
+
+Fixtures: `browser` (one Chromium per module), `page` (a fresh 1280×800 tab), `demo` (the demo data set,
+semantic embedding off so no model loads) and `demo_page` (a tab logged in as demo/demo).
+`screenshot(page, name)` saves docs/screenshots/<name>.png for the README.
+"""
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from memories.demo import load_demo_data
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM must still be usable here.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+VIEWPORT = {"width": 1280, "height": 800}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (closed before the next module may start its own Playwright)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def demo(transactional_db, recall_config):
+    recall_config({"memory_semantic": {"enabled": False}})
+    load_demo_data()
+
+
+@pytest.fixture
+def demo_page(page, live_server, demo):
+    log_in(page, live_server.url, "demo", "demo")
+    return page
+
+
+def log_in(page, base_url: str, username: str, password: str) -> None:
+    page.goto(f"{base_url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+
+
+def screenshot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

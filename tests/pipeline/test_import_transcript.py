@@ -1,0 +1,45 @@
+"""manage.py import_transcript: a JSONL transcript through the pipeline, with a summary; bad files write nothing."""
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from memories.models import Memory
+
+LINES = [
+    {"session_id": "day-1", "timestamp": "2026-11-30T09:00:00+00:00", "speaker": "user", "text": "I work at Volkswagen", "id": "a1"},
+    {"session_id": "day-1", "timestamp": "2026-11-30T09:00:05+00:00", "speaker": "assistant", "text": "Noted! I prefer tea."},
+    {"session_id": "day-1", "timestamp": "2026-11-30T09:01:00+00:00", "speaker": "user", "text": "ha that's funny"},
+    {"session_id": "day-2", "timestamp": "2026-12-01T09:00:00+00:00", "speaker": "user", "text": "lunch with Sarah Thursday"},
+    {"session_id": "day-3", "timestamp": "2026-12-02T09:00:00+00:00", "speaker": "user", "text": "I work at Volkswagen"},
+]
+
+
+def write(tmp_path, lines):
+    path = tmp_path / "transcript.jsonl"
+    path.write_text("\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n")
+    return str(path)
+
+
+def test_import_runs_every_message_through_the_pipeline(db, tmp_path, capsys):
+    call_command("import_transcript", write(tmp_path, LINES), "--user-id", "alice")
+    out, err = capsys.readouterr()
+    assert "Imported 5 messages for user alice" in out
+    assert "stored 2" in out and "reinforced 1" in out and "rejected 2" in out
+    assert "5/5" in err  # the progress bar
+    rows = Memory.objects.filter(user_id="alice").order_by("pk")
+    assert [(m.content, m.session_id, m.source) for m in rows] == [
+        ("Works at Volkswagen", "day-1", "import"), ("Lunch with Sarah Thursday", "day-2", "import")]
+    assert rows[0].occurrences == 2 and rows[0].source_message_ids[0] == "a1"
+    assert rows[1].valid_from.date().isoformat() == "2026-12-03"
+
+
+@pytest.mark.parametrize("bad_line, message", [
+    ("{not json", "line 3: not valid JSON"),
+    (json.dumps({"session_id": "x", "timestamp": "2026-11-30T09:00:00Z", "speaker": "user"}), "line 3: missing text"),
+    (json.dumps({"session_id": "x", "timestamp": "last tuesday", "speaker": "user", "text": "hi"}), "not ISO 8601"),
+])
+def test_a_bad_line_aborts_before_anything_is_written(db, tmp_path, bad_line, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("import_transcript", write(tmp_path, LINES[:2] + [bad_line]), "--user-id", "alice")
+    assert not Memory.objects.exists()

@@ -1,0 +1,117 @@
+"""POST /api/v1/ingest: the trace, user scoping, bad input and the auto-reflection gates."""
+from audit.models import AuditEvent
+from entities.models import Entity
+from memories.models import Memory
+
+URL = "/api/v1/ingest"
+
+
+def post(api, *contents, user_id="alice", source="auto_reflection", role="user", **extra):
+    messages = [{"role": role, "content": text, "timestamp": "2026-11-30T10:00:00Z", "id": f"m{i}"}
+                for i, text in enumerate(contents)]
+    return api.post(URL, {"user_id": user_id, "session_id": "chat-1", "source": source, "messages": messages} | extra,
+                    format="json")
+
+
+def test_ingest_returns_a_trace_per_message(alice_api):
+    response = post(alice_api, "ok done", "I work at Volkswagen", "lunch with Sarah Thursday", source="import")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert [m["message_id"] for m in body["messages"]] == ["m0", "m1", "m2"]
+    assert [m["outcome"] for m in body["messages"]] == ["rejected", "stored", "stored"]
+    assert body["messages"][0]["stage"] == "pre_filter"
+    assert body["counts"] == {"superseded": 0, "stored": 2, "reinforced": 0, "sent_to_review": 0, "rejected": 1}
+    event = Memory.objects.get(content="Lunch with Sarah Thursday")
+    assert (event.user_id, event.session_id, event.source, event.source_message_ids) == ("alice", "chat-1", "import", ["m2"])
+    assert event.valid_from.date().isoformat() == "2026-12-03"
+    audit = AuditEvent.objects.get(action="ingest")
+    assert audit.counts["messages"] == 3 and "Volkswagen" not in str(audit.target_ids)
+
+
+def test_assistant_messages_produce_no_memories(alice_api):
+    body = post(alice_api, "I prefer morning meetings", role="assistant").json()
+    assert body["messages"][0]["reason"] == "not_a_user_message"
+    assert not Memory.objects.exists()
+
+
+def test_auto_memory_needs_confirmation_by_default(alice_api):
+    body = post(alice_api, "I prefer morning meetings").json()
+    assert body["messages"][0]["outcome"] == "sent_to_review"
+    memory = Memory.objects.get()
+    assert (memory.source, memory.needs_review, memory.review_reason) == ("auto_reflection", True, "auto_memory")
+
+
+def test_auto_memory_without_confirmation_is_stored_directly(alice_api, recall_config):
+    recall_config({"memory": {"require_confirmation_for_auto_memory": False}})
+    assert post(alice_api, "I prefer morning meetings").json()["messages"][0]["outcome"] == "stored"
+    assert Memory.objects.get().needs_review is False
+
+
+def test_auto_memory_disabled_stores_nothing_and_says_why(alice_api, recall_config):
+    recall_config({"memory": {"auto_memory_enabled": False}})
+    body = post(alice_api, "I prefer morning meetings", "I work at Volkswagen").json()
+    assert {(m["outcome"], m["reason"]) for m in body["messages"]} == {("rejected", "auto_memory_disabled")}
+    assert not Memory.objects.exists() and not Entity.objects.exists()
+    # Other sources are not gated by the auto-memory switch.
+    assert post(alice_api, "I work at Volkswagen", source="import").json()["counts"]["stored"] == 1
+
+
+def test_auto_memory_min_confidence_rejects_weak_candidates(alice_api, recall_config):
+    recall_config({"memory": {"auto_memory_min_confidence": 0.7}})
+    body = post(alice_api, "I prefer morning meetings", "I work at Volkswagen").json()
+    pref, fact = body["messages"]
+    assert (pref["outcome"], pref["reason"]) == ("rejected", "below_auto_memory_min_confidence")
+    assert fact["outcome"] == "sent_to_review"
+    assert list(Memory.objects.values_list("content", flat=True)) == ["Works at Volkswagen"]
+
+
+def test_high_importance_auto_memories_are_pinned_and_held_for_review(alice_api, recall_config):
+    recall_config({"memory": {"require_confirmation_for_auto_memory": False}})
+    post(alice_api, "I'm allergic to penicillin")
+    memory = Memory.objects.get()
+    assert (memory.pinned, memory.needs_review, memory.review_reason) == (True, True, "auto_pinned")
+
+
+def test_auto_pin_without_review(alice_api, recall_config):
+    recall_config({"memory": {"require_confirmation_for_auto_memory": False, "auto_pin_requires_review": False,
+                              "auto_pin_min_importance": 0.6}})
+    post(alice_api, "I'm allergic to penicillin", "lunch with Sarah Thursday")
+    pinned = dict(Memory.objects.values_list("content", "pinned"))
+    assert pinned == {"Allergic to penicillin": True, "Lunch with Sarah Thursday": False}
+    assert not Memory.objects.filter(needs_review=True).exists()
+
+
+def test_another_users_id_is_403_and_nothing_is_written(alice_api, bob):
+    response = post(alice_api, "I work at Volkswagen", user_id="bob", source="import")
+    assert response.status_code == 403 and "bob" in response.json()["message"]
+    assert not Memory.objects.exists() and not Entity.objects.exists()
+    assert not AuditEvent.objects.filter(action="ingest").exists()
+
+
+def test_staff_may_ingest_for_any_user(staff_api):
+    assert post(staff_api, "I work at Volkswagen", user_id="bob", source="import").status_code == 200
+    assert Memory.objects.get().user_id == "bob"
+
+
+def test_bad_input_is_400_json_and_writes_nothing(alice_api):
+    cases = [
+        ({"messages": []}, "messages"),
+        ({"messages": [{"role": "user"}]}, "messages"),
+        ({"messages": [{"role": "robot", "content": "hi"}]}, "messages"),
+        ({"source": "inferred"}, "source"),
+        ({"session_id": ""}, "session_id"),
+        ({"messages": [{"role": "user", "content": "I work at VW", "timestamp": "yesterday-ish"}]}, "messages"),
+    ]
+    for override, field in cases:
+        body = {"user_id": "alice", "session_id": "chat-1", "source": "import",
+                "messages": [{"role": "user", "content": "I work at Volkswagen"}]} | override
+        response = alice_api.post(URL, body, format="json")
+        assert response.status_code == 400, override
+        assert field in response.json()["fields"] and response.json()["message"]
+    assert not Memory.objects.exists() and not Entity.objects.exists()
+
+
+def test_unauthenticated_ingest_is_refused(client, db):
+    response = client.post(URL, {"session_id": "x", "messages": []}, content_type="application/json")
+    assert response.status_code in (401, 403)
+    assert not Memory.objects.exists()

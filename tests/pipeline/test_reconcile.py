@@ -1,0 +1,73 @@
+"""reconcile: repeats reinforce instead of adding rows; a new value for an attribute supersedes."""
+from datetime import timedelta
+
+from entities.models import Relation
+from memories.models import Memory, MemoryHistory
+from tests.pipeline.conftest import MONDAY
+
+
+def active(user_id="alice", **filters):
+    return Memory.objects.filter(user_id=user_id, status="active", **filters)
+
+
+def test_saying_the_same_thing_twice_reinforces(run):
+    first = run("I prefer morning meetings", session_id="s1")
+    later = MONDAY + timedelta(days=5)
+    second = run("I really prefer morning meetings!", session_id="s2", at=later)
+    assert second.entries[0].outcome == "reinforced"
+    assert second.entries[0].results[0].memory_id == first.memory_ids[0]
+    memory = active(type="preference").get()
+    assert memory.occurrences == 2
+    assert memory.confidence == 0.70  # 0.65 + reinforce_confidence_step 0.05
+    assert memory.last_reinforced_at == later
+    assert len(memory.source_message_ids) == 2
+    assert list(MemoryHistory.objects.filter(memory=memory).values_list("action", "session_id")) == [
+        ("created", "s1"), ("reinforced", "s2")]
+
+
+def test_reinforcement_caps_confidence_at_0_99(run):
+    for session in range(5):
+        run("I work at Volkswagen", session_id=f"s{session}")
+    memory = active(attribute="employer").get()
+    assert (memory.occurrences, memory.confidence) == (5, 0.99)
+
+
+def test_moving_supersedes_the_old_residence(run):
+    run("I live in Berlin", session_id="s1")
+    moved_at = MONDAY + timedelta(days=30)
+    trace = run("I moved to Munich", session_id="s2", at=moved_at)
+    entry = trace.entries[0]
+    assert (entry.outcome, entry.reason) == ("superseded", "new_value:residence")
+    old = Memory.objects.get(content="Lives in Berlin")
+    new = Memory.objects.get(content="Lives in Munich")
+    assert (old.status, old.superseded_by, old.valid_to) == ("superseded", new, moved_at)
+    assert entry.results[0].superseded_ids == [old.pk]
+    assert active(attribute="residence").get() == new
+    edges = {(r.object.canonical_name, r.status) for r in Relation.objects.filter(user_id="alice", predicate="lives_in")}
+    assert edges == {("Berlin", "superseded"), ("Munich", "active")}
+
+
+def test_preferences_supersede_readily(run):
+    run("I prefer morning meetings")
+    run("I prefer afternoon meetings", session_id="s2")
+    assert list(active(type="preference").values_list("content", flat=True)) == ["Prefers afternoon meetings"]
+    assert Memory.objects.get(content="Prefers morning meetings").status == "superseded"
+
+
+def test_a_new_manager_supersedes_the_old_manager_relation(run):
+    run("Sarah is my manager")
+    run("Tom is my manager", session_id="s2")
+    assert list(active(type="relation").values_list("content", flat=True)) == ["Tom is the user's manager"]
+
+
+def test_different_events_on_different_days_are_not_merged(run):
+    run("lunch with Sarah Thursday")
+    run("lunch with Sarah Thursday", at=MONDAY + timedelta(days=7), session_id="s2")
+    assert active(type="event").count() == 2
+
+
+def test_reconcile_never_reaches_another_users_memories(run):
+    run("I live in Berlin", user_id="bob")
+    trace = run("I live in Berlin", user_id="alice")
+    assert trace.entries[0].outcome == "stored"
+    assert active("bob").get().occurrences == 1
