@@ -179,7 +179,7 @@ def _entities(user_id: str, public_ids: list[str]) -> list[Entity]:
 def _entity_linked_memory_ids(user_id: str, entity_ids: list[int]) -> set[int]:
     if not entity_ids:
         return set()
-    linked = MemoryEntity.objects.filter(entity_id__in=entity_ids, memory__user_id=user_id).values_list("memory_id")
+    linked = MemoryEntity.objects.filter(user_id=user_id, entity_id__in=entity_ids).values_list("memory_id")
     subject = Memory.objects.filter(user_id=user_id, subject_id__in=entity_ids).values_list("pk")
     return {pk for (pk,) in linked.union(subject)}
 

@@ -114,8 +114,7 @@ def dashboard_alerts(current: dict, drifted_count: int) -> list[dict]:
     for key in ALERTING_METRICS:
         metric = current.get(key)
         if metric and metric["level"] != "ok":
-            alerts.append({"level": metric["level"], "title": metric["label"],
-                           "text": f"is {format_value(metric['value'], True)} this week (target {metric['target']}).",
+            alerts.append({"level": metric["level"], "title": metric["label"], "text": _alert_text(key, metric),
                            "href": "/metrics/", "link_text": "See the trend"})
     if drifted_count:
         alerts.append({"level": "warn", "title": "Entity drift",
@@ -123,3 +122,15 @@ def dashboard_alerts(current: dict, drifted_count: int) -> list[dict]:
                                "Recall first met them and wait for your confirmation.",
                        "href": "/review/", "link_text": "Review them"})
     return alerts
+
+
+def _alert_text(key: str, metric: dict) -> str:
+    value = format_value(metric["value"], True)
+    if key == "unresolved_reference_rate":
+        return (f"{value} of this week's mentions did not resolve to a known person or thing "
+                f"(target {metric['target']}): the alias tables need enrichment.")
+    if metric["value"] < recall_setting("metrics.supersession_rate_near_zero"):
+        return (f"is near zero ({value} this week): the assistant may not be seeing new preference signals — "
+                "check whether pre_filter is too strict.")
+    return (f"is {value} this week (target {metric['target']}): preferences are noisy or extraction "
+            "over-generates them.")

@@ -7,7 +7,10 @@ import math
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 400
-RING_RADIUS = {1: 115, 2: 180}
+# Rings are ellipses (wider than tall) to fit a laptop-width card: (x radius, y radius).
+RING = {1: (150, 95), 2: (272, 168)}
+# Largest angle between two depth-2 nodes hanging off the same neighbour.
+CHILD_SPREAD = 0.42
 LABEL_CHARS = 18
 LABEL_AT = 0.62  # where along an edge its predicate is written, from the inner end
 
@@ -37,13 +40,22 @@ def _short(text: str) -> str:
     return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
-def _ring(ids, radius, angles, centre):
-    count = len(ids)
-    for index, entity_id in enumerate(ids):
-        angle = -math.pi / 2 + 2 * math.pi * index / max(count, 1)
-        angles[entity_id] = angle
-        centre_x, centre_y = centre
-        yield entity_id, centre_x + radius * math.cos(angle), centre_y + radius * math.sin(angle) * 0.82
+def _point(depth: int, angle: float, centre) -> tuple[float, float]:
+    rx, ry = RING[depth]
+    return centre[0] + rx * math.cos(angle), centre[1] + ry * math.sin(angle)
+
+
+def _angles(first, children) -> dict[int, float]:
+    """Depth-1 nodes evenly round the inner ring; each one's depth-2 nodes fanned out behind it."""
+    angles = {}
+    for index, pk in enumerate(first):
+        angles[pk] = -math.pi / 2 + math.pi / max(len(first), 1) + 2 * math.pi * index / max(len(first), 1)
+    total = sum(len(kids) for kids in children.values())
+    step = min(CHILD_SPREAD, 2 * math.pi / max(total, 1))
+    for parent, kids in children.items():
+        for index, pk in enumerate(kids):
+            angles[pk] = angles[parent] + (index - (len(kids) - 1) / 2) * step
+    return angles
 
 
 def neighbourhood_drawing(neighbourhood) -> dict:
@@ -55,12 +67,14 @@ def neighbourhood_drawing(neighbourhood) -> dict:
         for near, far in ((relation.subject_id, relation.object_id), (relation.object_id, relation.subject_id)):
             if near in entities and far in entities and entities[far][1] == entities[near][1] + 1:
                 parent.setdefault(far, near)
-    angles = {neighbourhood.root.pk: 0.0}
-    positions = {neighbourhood.root.pk: centre}
     first = sorted((pk for pk, (_e, d) in entities.items() if d == 1), key=lambda pk: entities[pk][0].canonical_name)
-    positions.update({pk: (x, y) for pk, x, y in _ring(first, RING_RADIUS[1], angles, centre)})
-    second = sorted((pk for pk, (_e, d) in entities.items() if d == 2), key=lambda pk: (angles.get(parent.get(pk), 0), pk))
-    positions.update({pk: (x, y) for pk, x, y in _ring(second, RING_RADIUS[2], angles, centre)})
+    children = {pk: [] for pk in first}
+    for pk in sorted(pk for pk, (_e, d) in entities.items() if d == 2):
+        if parent.get(pk) in children:
+            children[parent[pk]].append(pk)
+    angles = _angles(first, children)
+    positions = {neighbourhood.root.pk: centre}
+    positions.update({pk: _point(entities[pk][1], angle, centre) for pk, angle in angles.items()})
     nodes = [DrawnNode(entity.public_id, _short(entity.canonical_name or entity.public_id), entity.kind, depth,
                        *positions[pk]) for pk, (entity, depth) in entities.items() if pk in positions]
     edges = []

@@ -225,7 +225,8 @@ def _move_relations(winner, loser) -> dict:
         relation.subject_id, relation.object_id = subject_id, object_id
         relation.save(update_fields=["subject", "object"])
         moved += 1
-    return {"relations_moved": moved, "relations_deduplicated": deduplicated, "relations_dropped_self_loops": self_loops}
+    return {"relations_moved": moved, "relations_deduplicated": deduplicated,
+            "relations_dropped_self_loops": self_loops}
 
 
 def _active_twin(relation, subject_id, object_id) -> Relation | None:

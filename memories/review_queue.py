@@ -12,10 +12,6 @@ REVIEW_REASONS = {
     "inferred": "Guessed from a pattern in your behaviour, not something you said. Confirm only if it is true.",
 }
 DEFAULT_REVIEW_REASON = "Flagged for your confirmation before the assistant relies on it."
-ENTITY_REVIEW_QUESTIONS = {
-    "drift": "Some things about this entity seem different from when it was created. Is it still the same?",
-    "ambiguous_match": "A mention matched more than one entity. Are these different people or things?",
-}
 
 
 def review_reason_text(memory: Memory) -> str:

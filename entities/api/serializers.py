@@ -1,4 +1,5 @@
 """Input and output serializers for the entities, relations and contacts API."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from entities.models import Alias, Entity, EntityKind, Relation, RelationStatus
@@ -112,9 +113,11 @@ class EntityDetailOutputSerializer(EntityOutputSerializer):
     class Meta(EntityOutputSerializer.Meta):
         fields = EntityOutputSerializer.Meta.fields + ["relations", "memories"]
 
+    @extend_schema_field(RelationOutputSerializer(many=True))
     def get_relations(self, entity):
         return RelationOutputSerializer(self.context["relations"], many=True).data
 
+    @extend_schema_field(MemorySummarySerializer(many=True))
     def get_memories(self, entity):
         return MemorySummarySerializer(self.context["memories"], many=True).data
 

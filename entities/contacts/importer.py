@@ -118,7 +118,8 @@ class _ContactsWriter:
             entity = self._place(card, own)
             if entity:
                 placed.append((card, entity))
-                self.by_uid[card.uid] = entity
+                if card.uid:
+                    self.by_uid[card.uid] = entity
             if progress:
                 progress(1)
         for card, entity in placed:

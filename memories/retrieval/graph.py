@@ -9,14 +9,14 @@ closeness to the query plus a penalty per hop.
 import re
 from dataclasses import dataclass
 
-from django.db.models import Case, F, FloatField, IntegerField, QuerySet, Value, When
+from django.db import connection
+from django.db.models import QuerySet
 from pgvector.django import CosineDistance
 
 from entities.models import Alias, Entity, EntityKind, Relation
 from entities.names import normalize_name
 from entities.selectors import graph_walk, path_label
 from entities.services import resolve_mention
-from memories.models import MemoryEntity
 from recall_site.config import recall_setting
 
 MAX_NGRAM = 4
@@ -73,29 +73,50 @@ def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]
 
 def graph_candidates(queryset: QuerySet, *, user_id: str, start_entities, hop: int, query_vector,
                      limit: int) -> tuple[list[int], dict[int, str]]:
-    """(memory ids, hop path per memory) for memories attached to entities within `hop` hops."""
-    reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)
+    """(memory ids, hop path per memory) for memories attached to entities within `hop` hops.
+
+    Bounded for hub entities: the nearest `graph_max_entities` reached entities each
+    contribute their `graph_memories_per_entity` newest memories; that pool is
+    filtered by the gate and ordered by cosine distance to the query plus a
+    penalty per hop (or by hop, then importance, without a query vector).
+    """
+    retrieval = recall_setting("memory_retrieval")
+    reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)[:retrieval["graph_max_entities"]]
     if not reached:
         return [], {}
     depth = {r.entity_id: r.depth for r in reached}
-    links = MemoryEntity.objects.filter(entity_id__in=depth, memory__in=queryset).annotate(
-        depth=Case(*[When(entity_id=pk, then=Value(d)) for pk, d in depth.items()], output_field=IntegerField())
-    )
-    if query_vector is not None:
-        penalty = recall_setting("memory_retrieval.graph_depth_penalty")
-        links = links.annotate(
-            closeness=CosineDistance("memory__embedding", list(query_vector)) + F("depth") * Value(penalty),
-        ).order_by(F("closeness").asc(nulls_last=True), "depth", "-memory__importance")
-    else:
-        links = links.annotate(closeness=Value(0.0, output_field=FloatField())).order_by(
-            "depth", "-memory__importance", "-memory__last_reinforced_at")
-    ordered, via = [], {}
-    for memory_id, entity_id in links.values_list("memory_id", "entity_id")[:limit * 2]:
-        if memory_id not in via:
-            ordered.append(memory_id)
+    via: dict[int, int] = {}
+    for memory_id, entity_id in _linked_pool(depth, retrieval["graph_memories_per_entity"]):
+        if memory_id not in via or depth[entity_id] < depth[via[memory_id]]:
             via[memory_id] = entity_id
-    ordered = ordered[:limit]
+    pool = queryset.filter(pk__in=list(via))
+    if query_vector is not None:
+        penalty = retrieval["graph_depth_penalty"]
+        rows = pool.annotate(distance=CosineDistance("embedding", list(query_vector))).values_list(
+            "id", "distance", "importance")
+        order = sorted(rows, key=lambda r: ((1.0 if r[1] is None else r[1]) + penalty * depth[via[r[0]]], -r[2]))
+    else:
+        rows = pool.values_list("id", "importance", "last_reinforced_at")
+        order = sorted(rows, key=lambda r: (depth[via[r[0]]], -r[1], -r[2].timestamp()))
+    ordered = [row[0] for row in order[:limit]]
     return ordered, _hop_paths(reached, {m: via[m] for m in ordered})
+
+
+_POOL_SQL = """
+SELECT linked.memory_id, reached.entity_id
+FROM unnest(%s::bigint[]) AS reached(entity_id)
+CROSS JOIN LATERAL (
+    SELECT memory_id FROM memories_memoryentity
+    WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %s
+) AS linked
+"""
+
+
+def _linked_pool(depth: dict[int, int], per_entity: int) -> list[tuple[int, int]]:
+    """(memory id, entity id) for each reached entity's newest linked memories (index scans only)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_POOL_SQL, [list(depth), per_entity])
+        return cursor.fetchall()
 
 
 def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:

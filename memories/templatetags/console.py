@@ -1,5 +1,7 @@
 """Template helpers for the console layout: the navigation and small display filters."""
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from audit.access import console_user_id, granted_user_ids
 from audit.models import UserIdGrant
@@ -77,3 +79,13 @@ def idlist(value) -> str:
 def zero_keys(counts: dict) -> list[str]:
     """Labels of the counts that are zero (shown in one muted line instead of a table row each)."""
     return [keylabel(key).lower() for key, value in counts.items() if not value]
+
+
+@register.filter
+def ago(moment) -> str:
+    """"just now" under a minute, else "3 hours ago"."""
+    if not moment:
+        return "—"
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment)} ago"

@@ -159,3 +159,10 @@ def test_alias_errors_and_other_user(alice_api, bob_api, graph):
     assert bob_api.post(url, {"user_id": "bob", "alias": "Mine"}, format="json").status_code == 404
     assert bob_api.delete(url, {"user_id": "bob", "alias": "Sally"}, format="json").status_code == 404
     assert Alias.objects.filter(entity=graph["sarah"]).count() == 2
+
+
+def test_resolve_for_another_user_id_is_refused_and_staff_may_act_for_anyone(bob_api, staff_api, graph):
+    refused = bob_api.post("/api/v1/entities/resolve", {"user_id": "alice", "mention": "Sally"}, format="json")
+    assert refused.status_code == 403 and refused.json()["error"] == "permission_denied"
+    listed = staff_api.get("/api/v1/entities", {"user_id": "alice"}).json()["results"]
+    assert "Sarah Chen" in {row["name"] for row in listed}

@@ -181,3 +181,16 @@ def test_imports_land_in_the_acting_users_graph_only(bob_client, db):
     upload = SimpleUploadedFile("people.vcf", (FIXTURES / "people.vcf").read_bytes())
     bob_client.post("/entities/import/", {"file": upload})
     assert set(Entity.objects.values_list("user_id", flat=True)) == {"bob"}
+
+
+def test_the_graph_drawing_fits_its_canvas_and_centres_the_entity(sarahs):
+    from entities.graph_view import neighbourhood_drawing
+    from entities.listing import entity_neighbourhood
+
+    sarah, _ = sarahs
+    drawing = neighbourhood_drawing(entity_neighbourhood(sarah, 2))
+    root = next(node for node in drawing["nodes"] if node.depth == 0)
+    assert (root.label, root.x, root.y) == ("Sarah Chen", drawing["width"] / 2, drawing["height"] / 2)
+    assert {node.label for node in drawing["nodes"]} == {"Sarah Chen", "Alex", "Acme Corp"}
+    assert all(0 < node.x < drawing["width"] and 0 < node.y < drawing["height"] for node in drawing["nodes"])
+    assert sorted(edge.label for edge in drawing["edges"]) == ["partner of", "works at"]

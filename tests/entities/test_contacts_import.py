@@ -207,3 +207,21 @@ def test_a_first_name_entity_is_not_taken_when_another_person_could_be_meant(db)
     assert sarah.canonical_name == "Sarah"
     reviews = {(r.entity.canonical_name, r.candidate.canonical_name) for r in EntityReview.objects.all()}
     assert reviews == {("Sarah", "Sarah Miller")}
+
+
+def test_vcard_variants_organisation_cards_quoted_printable_and_links(db):
+    text = "\r\n".join([
+        "BEGIN:VCARD", "VERSION:2.1", "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=C3=BCrgen;;;",
+        "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:J=C3=BCrgen M=C3=BCller", "TEL;CELL:+49 1", "END:VCARD",
+        "BEGIN:VCARD", "VERSION:3.0", "FN:Acme Plumbing", "ORG:Acme Plumbing", "X-ABShowAs:COMPANY", "END:VCARD",
+        "BEGIN:VCARD", "VERSION:4.0", "KIND:org", "FN:Charité", "END:VCARD",
+        "BEGIN:VCARD", "VERSION:4.0", "FN:Ana Lima", "RELATED;TYPE=friend;VALUE=uri:mailto:x@example.org",
+        "RELATED;TYPE=muse;VALUE=text:Someone", "END:VCARD",
+        "BEGIN:VCARD", "VERSION:3.0", "TEL:+49 2", "END:VCARD", "",
+    ])
+    summary = import_contacts(user_id="alice", data=text.encode(), filename="mixed.vcf", actor="alice")
+    assert person("Jürgen Müller").kind == "person"
+    orgs = set(Entity.objects.filter(user_id="alice", kind="org").values_list("canonical_name", flat=True))
+    assert orgs == {"Acme Plumbing", "Charité"}
+    assert (summary.cards_without_name, summary.skipped_fields["other"], summary.skipped_fields["phone"]) == (1, 2, 2)
+    assert not Relation.objects.exists() and "x@example.org" not in str(list(Alias.objects.values_list("alias")))

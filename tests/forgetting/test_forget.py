@@ -6,6 +6,7 @@ from django_q.models import OrmQ
 from audit.forget import DeleteCriteria, DeleteRequestError, UnknownTargetError, deletion_counts, hard_delete
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
+from entities.selectors import graph_walk
 from entities.services import resolve_mention
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
 from memories.retrieval import search_memories
@@ -79,6 +80,9 @@ def test_sarah_becomes_a_bare_tombstone_because_alex_points_at_her(sarah_world):
     assert not MemoryEntity.objects.filter(entity=tomb).exists()
     assert not Alias.objects.filter(entity=tomb).exists() and not EntityMention.objects.filter(entity=tomb).exists()
     assert [a.alias for a in Alias.objects.filter(entity=sarah_world.alex)] == ["Alex Rivera"]
+    # Graph walks from Alex never enter the tombstone.
+    reached = {r.entity_id for r in graph_walk("alice", [sarah_world.alex.pk], hop=2)}
+    assert reached == {sarah_world.alex.pk, sarah_world.acme.pk}
 
 
 def test_a_person_nobody_points_at_is_removed_entirely(db):
