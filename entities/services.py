@@ -7,6 +7,7 @@ ambiguous instead of being merged blindly.
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rapidfuzz import fuzz, process
 
@@ -57,12 +58,17 @@ def resolve_mention(user_id: str, mention: str) -> Resolution:
     if not normalized:
         return Resolution(mention, None, "unresolved")
     live = Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
+    # One query for the three direct methods, then the most specific non-empty one decides.
+    direct = list(live.filter(
+        Q(canonical_name=mention.strip()) | Q(normalized_name=normalized)
+        | Q(pk__in=Alias.objects.filter(user_id=user_id, normalized__in=_variants(normalized)).values("entity_id"))
+    )[:10])
     for method, matches in (
-        ("exact", live.filter(canonical_name=mention.strip())),
-        ("normalized", live.filter(normalized_name=normalized)),
-        ("alias", live.filter(aliases__normalized__in=_variants(normalized)).distinct()),
+        ("exact", [e for e in direct if e.canonical_name == mention.strip()]),
+        ("normalized", [e for e in direct if e.normalized_name == normalized]),
+        ("alias", direct),
     ):
-        found = _single(mention, list(matches[:5]), method, 1.0)
+        found = _single(mention, matches, method, 1.0)
         if found:
             return found
     if is_role_phrase(normalized):

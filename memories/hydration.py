@@ -41,6 +41,7 @@ def startup_digest(user_id: str) -> Digest:
     candidates = (
         Memory.objects.for_user(user_id).active()
         .filter(pinned=True, needs_review=False, scope=Scope.USER_GLOBAL)
+        .defer("embedding").prefetch_related("entities")
         .order_by("-importance", "-last_reinforced_at", "-id")
     )
     chosen, used = [], 0

@@ -9,10 +9,9 @@ Reads only; persist applies the decisions in the message's transaction.
 """
 import re
 from functools import reduce
-from operator import or_
+from operator import and_
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db.models import F
+from django.contrib.postgres.search import SearchQuery
 from rapidfuzz import fuzz
 
 from memories.models import Memory, Status
@@ -20,6 +19,7 @@ from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from recall_site.config import recall_setting
 
 LOOKUP_LIMIT = 10
+KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -32,13 +32,13 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
     rows = Memory.objects.filter(user_id=user_id, type=candidate.type, status=Status.ACTIVE)
     subject = candidate.subject.entity if candidate.subject else None
     rows = rows.filter(subject=subject) if subject else rows.filter(subject__isnull=True)
-    words = _WORDS.findall(candidate.content.casefold())[:12]
+    # A near-duplicate shares the candidate's longest words: an AND of those hits the GIN index selectively.
+    words = sorted(set(_WORDS.findall(candidate.content.casefold())), key=len, reverse=True)[:KEY_WORDS]
     if words:
-        query = reduce(or_, (SearchQuery(word, config="english") for word in words))
-        rows = rows.filter(search_vector=query).annotate(rank=SearchRank(F("search_vector"), query)).order_by("-rank")
+        rows = rows.filter(search_vector=reduce(and_, (SearchQuery(word, config="english") for word in words)))
     threshold = recall_setting("memory.duplicate_similarity_threshold")
     wanted = normalized_text(candidate.content)
-    for memory in rows[:LOOKUP_LIMIT]:
+    for memory in rows.order_by("-pk")[:LOOKUP_LIMIT]:
         if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
             continue
         existing = normalized_text(memory.content)

@@ -59,7 +59,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         eligible, user_id=user_id, start_entities=start, hop=hop, query_vector=query_vector, limit=per_retriever,
     )
     fused = fuse(candidates)
-    memories = list(Memory.objects.filter(pk__in=fused).prefetch_related("entities"))
+    memories = list(Memory.objects.filter(pk__in=fused).defer("embedding").prefetch_related("entities"))
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     hits = rank_hits(memories, fused, hop_paths, now=timezone.now(), limit=limit,
                      max_chars=retrieval["max_chars"], similarities=similarities)
