@@ -199,31 +199,19 @@ def measure(client, mode: str) -> dict:
 
 
 def explain_plans(size: int) -> dict:
-    """EXPLAIN ANALYZE the lexical and semantic candidate queries as search runs them."""
-    from django.db import connection, transaction
-
+    """EXPLAIN ANALYZE the lexical and semantic candidate queries exactly as search builds them."""
     from memories.embedding import embed_query
     from memories.retrieval.eligible import eligible_memories
     from memories.retrieval.gating import query_gate
-    from memories.retrieval.lexical import tsquery_text
-    from django.contrib.postgres.search import SearchQuery, SearchRank
-    from django.db.models import F
-    from pgvector.django import CosineDistance
+    from memories.retrieval.lexical import ranked_matches
+    from memories.retrieval.semantic import hnsw_search_breadth, nearest
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
     eligible = eligible_memories(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
-    search = SearchQuery(tsquery_text(query), search_type="raw", config="english")
-    lexical = (eligible.filter(search_vector=search)
-               .annotate(rank=SearchRank(F("search_vector"), search, cover_density=True))
-               .order_by("-rank").values_list("id", flat=True)[:50])
-    semantic = (eligible.filter(embedding__isnull=False)
-                .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
-                .values_list("id", flat=True)[:50])
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.ef_search = 100")
-        plans = {"lexical": lexical.explain(analyze=True), "semantic": semantic.explain(analyze=True)}
+    with hnsw_search_breadth(50):
+        plans = {"lexical": ranked_matches(eligible, query)[:50].explain(analyze=True),
+                 "semantic": nearest(eligible, vector)[:50].explain(analyze=True)}
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))
     return {"gin_used": "memory_search_vector_gin" in plans["lexical"],

@@ -14,17 +14,17 @@ import dateparser
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)"
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
-I = re.IGNORECASE
+CI = re.IGNORECASE
 
-_RELATIVE_DAY = re.compile(r"\b(today|tonight|this (morning|afternoon|evening)|day after tomorrow|tomorrow|yesterday)\b", I)
-_WEEKDAY = re.compile(r"\b(last |next |this |on )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", I)
-_NEXT_PERIOD = re.compile(r"\b(next|last) (week|month|year)\b|\bthis weekend\b", I)
-_IN_N = re.compile(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week|month)s?\b", I)
+_RELATIVE_DAY = re.compile(r"\b(today|tonight|this (morning|afternoon|evening)|day after tomorrow|tomorrow|yesterday)\b", CI)
+_WEEKDAY = re.compile(r"\b(last |next |this |on )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", CI)
+_NEXT_PERIOD = re.compile(r"\b(next|last) (week|month|year)\b|\bthis weekend\b", CI)
+_IN_N = re.compile(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week|month)s?\b", CI)
 _WRITTEN_DATE = re.compile(
-    rf"\b{MONTHS}\.? \d{{1,2}}(st|nd|rd|th)?\b|\b\d{{1,2}}(st|nd|rd|th)? (of )?{MONTHS}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b", I
+    rf"\b{MONTHS}\.? \d{{1,2}}(st|nd|rd|th)?\b|\b\d{{1,2}}(st|nd|rd|th)? (of )?{MONTHS}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b", CI
 )
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\bat (\d{1,2}):(\d{2})\b|\b(noon|midday)\b", I)
-_DAYPART = re.compile(r"\b(morning|afternoon|evening|night)s?\b", I)
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\bat (\d{1,2}):(\d{2})\b|\b(noon|midday)\b", CI)
+_DAYPART = re.compile(r"\b(morning|afternoon|evening|night)s?\b", CI)
 
 
 @dataclass

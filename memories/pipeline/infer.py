@@ -34,7 +34,7 @@ def is_promoted(confidence: float, occurrences: int) -> bool:
 
 def pattern_candidate(user_id: str, session_id: str, pattern_key: str, subject: Mention) -> Candidate:
     existing = Memory.objects.filter(user_id=user_id, type=MemoryType.PREFERENCE, status=Status.ACTIVE,
-                                     details__pattern_key=pattern_key).first()
+                                     details__pattern_key=pattern_key).defer("embedding").first()
     sessions = list(existing.details.get("pattern_sessions", [])) if existing else []
     if session_id not in sessions:
         sessions.append(session_id)

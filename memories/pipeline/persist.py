@@ -32,7 +32,7 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
         last_reinforced_at=at or memory.last_reinforced_at,
         source_message_ids=memory.source_message_ids + ids,
     )
-    memory.refresh_from_db()
+    memory.refresh_from_db(fields=["occurrences", "confidence", "last_reinforced_at", "source_message_ids"])
     history_record(memory, "reinforced", session_id=session_id)
     return memory
 

@@ -13,66 +13,66 @@ from memories.pipeline.base import Rejected, Stage, WorkItem
 from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35
-I = re.IGNORECASE
+CI = re.IGNORECASE
 
 # (pattern, weight): each matching cue adds its weight once.
 CUES = [
-    (re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our)\b", I), 0.12),
+    (re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our)\b", CI), 0.12),
     (re.compile(r"\b(prefer|preferably|rather|favou?rite|love|like|enjoy|hate|dislike|can't stand|cannot stand|"
-                r"don't like|avoid|allergic|vegetarian|vegan|pescatarian|gluten|lactose)\b", I), 0.3),
+                r"don't like|avoid|allergic|vegetarian|vegan|pescatarian|gluten|lactose)\b", CI), 0.3),
     (re.compile(r"\b(moved|relocat\w*|live|living|based in|work (at|for)|working (at|for)|job|started at|joined|"
                 r"hired|promoted|quit|retired|graduated|married|engaged|divorced|pregnant|born|birthday|"
                 r"my name is|call me|diagnosed|medication|take \w+ (daily|every)|"
-                r"i'm an? |i am an? )\b", I), 0.3),
+                r"i'm an? |i am an? )\b", CI), 0.3),
     (re.compile(r"\b(partner|wife|husband|girlfriend|boyfriend|fianc\w*|sister|brother|sibling|mom|mum|mother|"
                 r"dad|father|son|daughter|kids?|children|manager|boss|colleague|coworker|co-worker|client|"
                 r"roommate|flatmate|friend|neighbou?r|cousin|aunt|uncle|grandma|grandpa|doctor|therapist|"
-                r"dentist)\b", I), 0.25),
+                r"dentist)\b", CI), 0.25),
     (re.compile(r"\b(lunch|dinner|breakfast|brunch|coffee with|meeting|call with|appointment|interview|flight|"
                 r"trip|party|wedding|conference|visit\w*|check-?up|drinks|concert|review|standup|1:1|"
                 r"one-on-one|deadline|demo|presentation|class|lesson|vacation|holiday|rescheduled?|"
-                r"postponed|cancell?ed|moved my|booked|dentist|gym)\b", I), 0.25),
+                r"postponed|cancell?ed|moved my|booked|dentist|gym)\b", CI), 0.25),
     (re.compile(r"\b(today|tonight|tomorrow|yesterday|next (week|month|year)|this (weekend|week)|"
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                 r"\d{1,2}(:\d{2})?\s*(am|pm)|january|february|march|april|june|july|august|september|"
-                r"october|november|december)\b", I), 0.2),
+                r"october|november|december)\b", CI), 0.2),
     (re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b"), 0.08),  # a capitalised name mid-sentence
-    (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", I), 0.2),
-    (re.compile(r"\b(always|never|usually|every (day|week|morning|monday|tuesday|wednesday|thursday|friday))\b", I),
+    (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
+    (re.compile(r"\b(always|never|usually|every (day|week|morning|monday|tuesday|wednesday|thursday|friday))\b", CI),
      0.1),
-    (re.compile(r"\b(the user|user)\b", I), 0.1),
+    (re.compile(r"\b(the user|user)\b", CI), 0.1),
     (re.compile(r"\b(allerg\w*|asthma|diabet\w*|migraines?|surgery|pregnan\w*|diagnos\w*|medication|"
                 r"sleeping badly|insomnia|broke up|break up|divorc\w*|(works|working) (at|for)|"
-                r"(don't|do not|never) (eat|drink)|i'm (not )?an? \w+ person)\b", I), 0.25),
-    (re.compile(r"\b(always|never) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", I), 0.2),
-    (re.compile(r"\b(saving|planning|learning|training|trying to|going to|want to|hoping to|worried)\b", I), 0.1),
-    (re.compile(r"\b(stressed|anxious|worried|tired|exhausted|overwhelmed|upset|sad|lonely|seem(s|ed)?)\b", I), 0.15),
+                r"(don't|do not|never) (eat|drink)|i'm (not )?an? \w+ person)\b", CI), 0.25),
+    (re.compile(r"\b(always|never) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", CI), 0.2),
+    (re.compile(r"\b(saving|planning|learning|training|trying to|going to|want to|hoping to|worried)\b", CI), 0.1),
+    (re.compile(r"\b(stressed|anxious|worried|tired|exhausted|overwhelmed|upset|sad|lonely|seem(s|ed)?)\b", CI), 0.15),
 ]
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
 JUNK = [
-    (re.compile(r"^\W*((ha)+|lol|lmao|rofl|hehe|haha\w*)\b|\b(that's|thats|so) (funny|hilarious)\b", I), 0.6, "laughter"),
+    (re.compile(r"^\W*((ha)+|lol|lmao|rofl|hehe|haha\w*)\b|\b(that's|thats|so) (funny|hilarious)\b", CI), 0.6, "laughter"),
     (re.compile(r"^\W*(ok(ay)?|k|done|sure|yes|yep|yeah|no|nope|thanks?|thank you|thx|ty|got it|great|cool|"
                 r"nice|perfect|sounds good|will do|noted|alright|all good|np|no worries)"
                 r"([\s,!.]+(ok(ay)?|done|thanks?|thank you|it's done|that's done|great|cool|perfect|"
-                r"sounds good|got it|bye|!+))*\W*$", I), 0.7, "acknowledgement"),
-    (re.compile(r"\b(task|it|that|this|email|message|file)('s| is| was)? (done|sent|finished|completed)\b\W*$", I),
+                r"sounds good|got it|bye|!+))*\W*$", CI), 0.7, "acknowledgement"),
+    (re.compile(r"\b(task|it|that|this|email|message|file)('s| is| was)? (done|sent|finished|completed)\b\W*$", CI),
      0.45, "task_confirmation"),
     (re.compile(r"[\"“].{8,}[\"”]\s*[-—–~]\s*\w+|\b(as \w+( \w+)? (once )?said|quote of the day|"
-                r"inspirational quote|motivational|words to live by)\b", I), 0.6, "quote"),
+                r"inspirational quote|motivational|words to live by)\b", CI), 0.6, "quote"),
     (re.compile(r"\b(why did the|knock,? knock|what do you call a|here's a joke|tell you a joke|"
-                r"walks into a bar|pun intended|dad joke)\b", I), 0.6, "joke"),
+                r"walks into a bar|pun intended|dad joke)\b", CI), 0.6, "joke"),
     (re.compile(r"\b(did you know|fun fact|trivia|the capital of|is the (largest|tallest|oldest|smallest|longest)|"
-                r"light-?years?|degrees (fahrenheit|celsius) at which)\b", I), 0.55, "trivia"),
+                r"light-?years?|degrees (fahrenheit|celsius) at which)\b", CI), 0.55, "trivia"),
     (re.compile(r"\b(weather|it's (so )?(raining|snowing|sunny|cold|hot|windy|humid|cloudy|freezing|warm)|"
                 r"(such|what) a (nice|lovely|beautiful|gloomy|grey|gray) day|it's (so |really |very )?(rainy|snowy|sunny|foggy|"
                 r"chilly|muggy|stormy|grim|dreary)( \w+)?$|it's pouring|"
-                r"(rain|snow)(ing)? (again|outside)|sun is out|so (hot|cold|windy) (today|outside))\b", I),
+                r"(rain|snow)(ing)? (again|outside)|sun is out|so (hot|cold|windy) (today|outside))\b", CI),
      0.45, "weather"),
     (re.compile(r"^\W*(can|could|would|will) you\b|^\W*(please )?(write|draft|summari[sz]e|translate|explain|"
-                r"show|give|find|search|list|calculate|convert|fix|help)\b", I), 0.4, "request_to_assistant"),
-    (re.compile(r"^\W*(what|who|when|where|why|how|which|is|are|does|do)\b[^.!]*\?\s*$", I), 0.35, "question"),
-    (re.compile(r"^\W*(hi|hello|hey|good (morning|night|evening)|bye|goodbye|see you|brb)\b\W*\w*\W*$", I),
+                r"show|give|find|search|list|calculate|convert|fix|help)\b", CI), 0.4, "request_to_assistant"),
+    (re.compile(r"^\W*(what|who|when|where|why|how|which|is|are|does|do)\b[^.!]*\?\s*$", CI), 0.35, "question"),
+    (re.compile(r"^\W*(hi|hello|hey|good (morning|night|evening)|bye|goodbye|see you|brb)\b\W*\w*\W*$", CI),
      0.6, "greeting"),
 ]
 

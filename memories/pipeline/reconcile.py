@@ -18,7 +18,7 @@ from memories.models import Memory, Status
 from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from recall_site.config import recall_setting
 
-LOOKUP_LIMIT = 10
+LOOKUP_LIMIT = 50
 KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
 
@@ -28,7 +28,7 @@ def normalized_text(text: str) -> str:
 
 
 def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
-    """The active memory this candidate repeats, if any."""
+    """The active memory this candidate repeats, if any (the most similar of the lexical matches)."""
     rows = Memory.objects.filter(user_id=user_id, type=candidate.type, status=Status.ACTIVE)
     subject = candidate.subject.entity if candidate.subject else None
     rows = rows.filter(subject=subject) if subject else rows.filter(subject__isnull=True)
@@ -38,13 +38,15 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
         rows = rows.filter(search_vector=reduce(and_, (SearchQuery(word, config="english") for word in words)))
     threshold = recall_setting("memory.duplicate_similarity_threshold")
     wanted = normalized_text(candidate.content)
-    for memory in rows.order_by("-pk")[:LOOKUP_LIMIT]:
-        if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
+    best_pk, best_score = None, threshold
+    for pk, content, valid_from in rows.values_list("pk", "content", "valid_from")[:LOOKUP_LIMIT]:
+        if not _same_day(valid_from, candidate.valid_from, candidate.type):
             continue
-        existing = normalized_text(memory.content)
-        if existing == wanted or fuzz.token_sort_ratio(existing, wanted) >= threshold:
-            return memory
-    return None
+        existing = normalized_text(content)
+        score = 100.0 if existing == wanted else fuzz.token_sort_ratio(existing, wanted)
+        if score >= best_score:
+            best_pk, best_score = pk, score
+    return Memory.objects.defer("embedding").get(pk=best_pk) if best_pk else None
 
 
 def _same_day(existing, new, memory_type: str) -> bool:
@@ -58,7 +60,7 @@ def superseded_by_candidate(user_id: str, candidate: Candidate) -> list[Memory]:
     if not candidate.attribute or subject is None:
         return []
     return list(Memory.objects.filter(user_id=user_id, subject=subject, attribute=candidate.attribute,
-                                      status=Status.ACTIVE))
+                                      status=Status.ACTIVE).only("pk", "user_id", "session_id"))
 
 
 class Reconcile(Stage):

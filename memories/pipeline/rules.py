@@ -20,7 +20,7 @@ from memories.pipeline.dates import resolve_when
 from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, role_mentions
 from recall_site.config import recall_setting
 
-I = re.IGNORECASE
+CI = re.IGNORECASE
 NAME = r"(?P<{}>[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"
 ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + ")"
 BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
@@ -28,13 +28,13 @@ BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "home
 EXCLUSIVE_ROLES = {"manager_of", "partner_of"}
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
-                     r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", I)
+                     r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 _INFERENCE = re.compile(
     r"\b(?:the user|user|he|she|they|you|i)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
     r"might be|may be|must be|was probably|is probably)\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
-    r"quite\s+|pretty\s+|a little\s+)*(?P<state>[a-z]+)", I)
+    r"quite\s+|pretty\s+|a little\s+)*(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
 _MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i: is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
@@ -49,27 +49,27 @@ _EMPLOYER = re.compile(
     r"\bi (?:just )?(?:started|joined)(?: (?:a new job|working))?(?: at)? |\bmy new job at |"
     r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at )" + NAME.format("org"))
 _NAME = re.compile(r"(?i:\bmy name is |\bcall me )" + NAME.format("a"))
-_BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", I)
+_BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", CI)
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
-                   r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", I)
-_ALLERGY = re.compile(r"\bi(?:'m| am) (?:severely |very )?allergic to (?P<what>[\w ,\-]+)", I)
+                   r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
+_ALLERGY = re.compile(r"\bi(?:'m| am) (?:severely |very )?allergic to (?P<what>[\w ,\-]+)", CI)
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
-                        r")\b", I)
+                        r")\b", CI)
 _PREFERENCE = re.compile(
     r"\bi(?: really| much| generally| usually| always| strongly| definitely)? (?P<verb>prefer|would rather|'d rather|"
-    r"like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like|don't enjoy)\s+(?P<what>[^.!?;]+)", I)
-_FAVORITE = re.compile(r"\bmy fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?) is (?P<what>[^.!?;]+)", I)
+    r"like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like|don't enjoy)\s+(?P<what>[^.!?;]+)", CI)
+_FAVORITE = re.compile(r"\bmy fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?) is (?P<what>[^.!?;]+)", CI)
 _STANDING = re.compile(r"\b(?:please )?(?P<when>always|never) (?P<what>(?:use|reply|answer|write|send|call|book|"
-                       r"schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", I)
+                       r"schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", CI)
 _EVENT_WORDS = re.compile(
     r"\b(lunch|dinner|breakfast|brunch|coffee|meeting|call|appointment|interview|flight|trip|party|wedding|"
     r"conference|visit(?:ing)?|check-?up|drinks|concert|review|standup|1:1|one-on-one|deadline|demo|"
     r"presentation|class|lesson|vacation|holiday|date night|game|match|recital|surgery|exam|workout|"
-    r"coming over|flying|seeing|meeting up)\b", I)
+    r"coming over|flying|seeing|meeting up)\b", CI)
 _RESCHEDULE = re.compile(r"\b(moved|rescheduled|pushed( back)?|postponed|cancell?ed|shifted|declined|skipped)\b.*"
-                         r"\b(meeting|call|commitment|standup|1:1|appointment|session|sync)s?\b", I)
+                         r"\b(meeting|call|commitment|standup|1:1|appointment|session|sync)s?\b", CI)
 PREFERENCE_VERBS = {
     "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "like": "likes", "love": "loves",
     "enjoy": "enjoys", "hate": "dislikes", "dislike": "dislikes", "can't stand": "dislikes",
@@ -156,7 +156,7 @@ def _self_facts(sentence: str) -> list[Candidate]:
         what = match.group("what").strip().rstrip(",")
         found.append(_fact(f"Allergic to {what}", "", [_self()], domain="health", importance=_importance("health_fact")))
     if match := _CONDITION.search(sentence):
-        verb = "Takes" if re.search(r"\btak", match.group(0), I) else "Has"
+        verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(_fact(f"{verb} {match.group('what').lower()}", "", [_self()], domain="health",
                            importance=_importance("health_fact")))
     if match := _DIET.search(sentence):
@@ -233,13 +233,13 @@ def _importance(kind: str) -> float:
 
 def _clean_object(text: str) -> str:
     text = re.sub(r"\b(please|thanks|thank you|a lot|so much|very much|really|any ?more|these days|now)\b", "",
-                  text, flags=I)
+                  text, flags=CI)
     return re.sub(r"\s+", " ", text).strip(" ,.!?;:-")
 
 
 def _head(what: str) -> str:
     """The thing a preference is about: "morning meetings over afternoon ones" → "meetings"."""
-    core = re.split(r"\b(over|to|rather than|instead of|than|when|if|because|but|at|in|on|for|with)\b", what, flags=I)[0]
+    core = re.split(r"\b(over|to|rather than|instead of|than|when|if|because|but|at|in|on|for|with)\b", what, flags=CI)[0]
     words = re.findall(r"[a-z]+", core.lower()) or re.findall(r"[a-z]+", what.lower())
     return words[-1] if words else what.lower()
 

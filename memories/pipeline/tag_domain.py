@@ -22,36 +22,36 @@ from memories.pipeline.base import Candidate, Stage, WorkItem
 EXAMPLES_PATH = Path(__file__).with_name("domain_examples.yaml")
 # Tie-break between domains with equally many keyword hits: the more specific first.
 PRIORITY = ("health", "relationship", "professional", "scheduling", "personal")
-I = re.IGNORECASE
+CI = re.IGNORECASE
 KEYWORDS = {
     "health": re.compile(
         r"\b(allerg\w*|doctor|dentist|medic\w*|pills?|therap\w*|diagnos\w*|asthma|diabet\w*|migraines?|"
         r"blood|surgery|hospital|sick|ill|flu|covid|pain|injur\w*|physio\w*|prescription|symptoms?|insomnia|"
         r"pregnan\w*|check-?up|inhaler|clinic|headaches?|vaccin\w*|mental health|depress\w*|anxiety|"
-        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*)\b", I),
+        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*)\b", CI),
     "relationship": re.compile(
         r"\b(partner|wife|husband|girlfriend|boyfriend|married|marry|dating|divorc\w*|break ?up|broke up|"
         r"fianc\w*|anniversary|relationship|sister|brother|sibling|mom|mum|mother|dad|father|parents?|"
-        r"family|kids|son|daughter|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", I),
+        r"family|kids|son|daughter|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
     "professional": re.compile(
         r"\b(work\w*|job|manager|boss|colleague|co-?worker|client|project|proposal|deadline|promot\w*|"
         r"salary|raise|office|company|team|career|quarterly|report|presentation|standup|sprint|employer|"
         r"hired|engineer\w*|startup|contract|investor|roadmap|okrs?|1:1|one-on-one|hr|interview|"
-        r"conference|business|customer|stakeholder|board)\b", I),
+        r"conference|business|customer|stakeholder|board)\b", CI),
     "scheduling": re.compile(
         r"\b(meeting|meetings|calendar|schedul\w*|reschedul\w*|appointment|lunch|dinner|breakfast|brunch|"
         r"tomorrow|tonight|today|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"\d{1,2}(:\d{2})?\s*(am|pm)|booked?|reservation|flight|mornings?|afternoons?|evenings?|"
-        r"postpon\w*|cancel\w*)\b", I),
+        r"postpon\w*|cancel\w*)\b", CI),
     "personal": re.compile(
         r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
         r"cooking|food|coffee|tea|dog|cat|pet|vegetarian|vegan|diet|lives? in|moved|apartment|flat|"
-        r"house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|games?)\b", I),
+        r"house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|games?)\b", CI),
 }
 EMOTIONAL = re.compile(
     r"\b(stress\w*|anxious|worried|worry|sad|lonely|upset|depress\w*|overwhelm\w*|burn(ed|t)? ?out|"
     r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
-    r"unconfirmed inference)\b", I)
+    r"unconfirmed inference)\b", CI)
 SENSITIVE_DOMAINS = {"health", "relationship"}
 
 

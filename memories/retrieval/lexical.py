@@ -1,7 +1,9 @@
 """Lexical retriever: PostgreSQL full-text search over the generated `search_vector` (GIN index).
 
 Query words are OR-ed (english stemming, stop words dropped) and ranked with
-ts_rank_cd, so a memory matching more of the query ranks higher.
+ts_rank, so a memory matching more of the query ranks higher. (ts_rank_cd
+weighs term proximity too but costs ~2.5x more per matching row: 87 ms vs
+33 ms over 5,200 matches at 100k memories.)
 """
 import re
 
@@ -17,15 +19,20 @@ def tsquery_text(query: str) -> str:
     return " | ".join(words)
 
 
-def lexical_candidates(queryset: QuerySet, query: str, limit: int) -> list[int]:
-    """Memory ids matching the query's words, best first."""
+def ranked_matches(queryset: QuerySet, query: str) -> QuerySet | None:
+    """Memory ids matching any of the query's words, best first (None if the query has no words)."""
     text = tsquery_text(query)
     if not text:
-        return []
+        return None
     search = SearchQuery(text, search_type="raw", config="english")
-    ranked = (
+    return (
         queryset.filter(search_vector=search)
-        .annotate(lexical_rank=SearchRank(F("search_vector"), search, cover_density=True))
+        .annotate(lexical_rank=SearchRank(F("search_vector"), search))
         .order_by("-lexical_rank", "-id")
+        .values_list("id", flat=True)
     )
-    return list(ranked.values_list("id", flat=True)[:limit])
+
+
+def lexical_candidates(queryset: QuerySet, query: str, limit: int) -> list[int]:
+    matches = ranked_matches(queryset, query)
+    return [] if matches is None else list(matches[:limit])

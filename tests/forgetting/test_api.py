@@ -102,3 +102,12 @@ def test_restore_an_expired_memory(alice_api, bob_api, db):
     again = alice_api.post(f"/api/v1/memories/{row.pk}/restore")
     assert again.status_code == 400 and "Only expired memories" in again.json()["message"]
     assert AuditEvent.objects.filter(action="memory_restore").count() == 1
+
+
+def test_forget_memory_audits_ids_only(alice_api, db):
+    row = factories.memory(content="knee surgery on Friday", type="event", domain="health")
+    response = alice_api.post("/api/v1/forget_memory", {"user_id": "alice", "memory_id": row.pk}, format="json")
+    assert response.status_code == 200
+    event = AuditEvent.objects.get(action="forget_memory")
+    assert event.target_ids == {"memory_ids": [row.pk]}
+    assert "surgery" not in f"{event.target_ids} {event.counts} {event.reason}"

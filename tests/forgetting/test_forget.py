@@ -43,6 +43,10 @@ def test_forgetting_sarah_leaves_no_residue_and_keeps_everyone_else(sarah_world,
     assert Memory.objects.get(pk=extra.pk).embedding is not None
     task = queue_embedding_task([sarah_world.lunch.pk])
     unrelated_task = queue_embedding_task([sarah_world.alex_climbs.pk])
+    before = residue("alice", SARAH_WORDS)
+    assert {"memories_memory.content ~ Sarah", "entities_alias.alias ~ Sasha", "entities_entity.canonical_name ~ Chen",
+            "entities_unresolvedreference.mention ~ Sasha", "memories_userprofile.favorites ~ Sarah",
+            "audit_auditevent.reason ~ Sarah"} <= set(before)
 
     result = forget_sarah(sarah_world)
 
