@@ -13,7 +13,6 @@ from memories.services import history_record, memory_forget
 from recall_site.config import recall_setting
 
 BULK_ACTIONS = ("approve", "reject", "pin", "unpin")
-REJECT_REASON = "rejected in the review queue"
 
 
 @transaction.atomic
@@ -32,8 +31,9 @@ def memory_approve(*, memory: Memory, actor: str) -> Memory:
 
 
 def memory_reject(*, memory: Memory, actor: str) -> dict:
-    """Reject a memory from the queue: it is hard-deleted (audited as forget_memory)."""
-    return memory_forget(memory=memory, actor=actor, reason=REJECT_REASON)
+    """Reject a memory from the queue: it is hard-deleted (audited as review_reject, which
+    the hard-delete-requests metric does not count: the user did not ask to forget)."""
+    return memory_forget(memory=memory, actor=actor, action="review_reject")
 
 
 @transaction.atomic

@@ -65,14 +65,15 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
 
 
 @transaction.atomic
-def memory_forget(*, memory: Memory, actor: str, reason: str = "") -> dict:
-    """Hard-delete one memory (forget_memory). The audit row holds ids only."""
+def memory_forget(*, memory: Memory, actor: str, action: str = "forget_memory") -> dict:
+    """Hard-delete one memory. The audit row (forget_memory, or review_reject from the
+    review queue) holds ids and counts only — no free text that could carry content."""
     memory_id, user_id = memory.pk, memory.user_id
     Memory.objects.filter(superseded_by=memory).update(superseded_by=None)
     deleted, per_model = memory.delete()
     counts = {label.split(".")[-1].lower(): n for label, n in per_model.items()}
-    audit_record(actor=actor, action="forget_memory", user_id=user_id,
-                 target_ids={"memory_ids": [memory_id]}, counts=counts, reason=reason)
+    audit_record(actor=actor, action=action, user_id=user_id,
+                 target_ids={"memory_ids": [memory_id]}, counts=counts)
     return counts
 
 
