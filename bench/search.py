@@ -28,12 +28,29 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
+# One intra-op thread per web process, as recommended for serving (query embeddings are one short
+# sentence; extra threads only contend). Override with OMP_NUM_THREADS=2 to compare.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from search_corpus import ORGS, PLACES, memories, people, relations  # noqa: E402
 
 CACHE_DIR = ROOT / "var" / "bench"
 CHUNK = 10_000
 MAX_SIZE = 100_000
+USER_ID = "bench"
+ROUNDS = 3
+QUERIES = [
+    "lunch with Sarah at a cafe", "who leads the quarterly roadmap", "which food do I love from the market",
+    "what is the deadline for the budget review", "am I allergic to anything", "how do I prepare the board presentation",
+    "what hobbies do I enjoy on weekends", "who works at Volkswagen in Berlin", "what does my partner think about the wedding",
+    "medication I take every week", "call about the security audit", "dinner recommendations in Lisbon",
+    "when is the dentist appointment", "who is planning the apartment move", "feedback on the API redesign",
+    "prefers no meetings on Monday mornings", "trail running near Munich", "who argued about buying a house",
+    "the hiring plan at Siemens", "what does Alex think about the move", "jazz piano and pottery",
+    "where does Priya live", "pricing model presentation", "knee injury after cycling", "espresso or matcha",
+    "the customer survey results", "sailing trip to Copenhagen", "who is nervous about the new job",
+    "vendor contract at Bosch", "written updates instead of meetings",
+]
 
 
 def corpus_embeddings(size: int) -> np.ndarray:
@@ -55,22 +72,6 @@ def corpus_embeddings(size: int) -> np.ndarray:
         parts.append(np.load(path))
     return np.concatenate(parts)[:size]
 
-
-
-USER_ID = "bench"
-ROUNDS = 3
-QUERIES = [
-    "lunch with Sarah at a cafe", "who leads the quarterly roadmap", "which food do I love from the market",
-    "what is the deadline for the budget review", "am I allergic to anything", "how do I prepare the board presentation",
-    "what hobbies do I enjoy on weekends", "who works at Volkswagen in Berlin", "what does my partner think about the wedding",
-    "medication I take every week", "call about the security audit", "dinner recommendations in Lisbon",
-    "when is the dentist appointment", "who is planning the apartment move", "feedback on the API redesign",
-    "prefers no meetings on Monday mornings", "trail running near Munich", "who argued about buying a house",
-    "the hiring plan at Siemens", "what does Alex think about the move", "jazz piano and pottery",
-    "where does Priya live", "pricing model presentation", "knee injury after cycling", "espresso or matcha",
-    "the customer survey results", "sailing trip to Copenhagen", "who is nervous about the new job",
-    "vendor contract at Bosch", "written updates instead of meetings",
-]
 
 
 def use_bench_database(size: int) -> None:
@@ -210,7 +211,7 @@ def explain_plans(size: int) -> dict:
     vector = embed_query(query)
     eligible = eligible_memories(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
     with hnsw_search_breadth(50):
-        plans = {"lexical": ranked_matches(eligible, query)[:50].explain(analyze=True),
+        plans = {"lexical": ranked_matches(eligible, query, pairs=True)[:50].explain(analyze=True),
                  "semantic": nearest(eligible, vector)[:50].explain(analyze=True)}
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))

@@ -5,6 +5,8 @@ a month or a holiday; a name after "in/to/from" is a place, after "at/for" an or
 """
 import re
 
+from memories.pipeline.base import Mention
+
 # Role word → relation predicate (the named person —predicate→ the other side).
 ROLE_WORDS = {
     "manager": "manager_of", "boss": "manager_of", "supervisor": "manager_of",
@@ -52,9 +54,7 @@ def is_name(text: str) -> bool:
     return all(word.lower().removesuffix("'s") not in NOT_NAMES for word in text.split(" "))
 
 
-def named_mentions(text: str) -> list:
-    from memories.pipeline.base import Mention
-
+def named_mentions(text: str) -> list[Mention]:
     found, seen = [], set()
     for match in _NAME.finditer(text):
         words = [w for w in match.group(0).split(" ") if w.strip("'’").lower().removesuffix("'s").removesuffix("’s")
@@ -69,9 +69,7 @@ def named_mentions(text: str) -> list:
     return found
 
 
-def role_mentions(text: str) -> list:
+def role_mentions(text: str) -> list[Mention]:
     """Role phrases standing alone ("lunch with my boss"); "my sister Emma" names her instead."""
-    from memories.pipeline.base import Mention
-
     return [Mention(f"my {m.group(1).lower()}") for m in _ROLE.finditer(text)
             if not (m.group("next") and is_name(m.group("next")))]

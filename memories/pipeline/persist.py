@@ -26,13 +26,14 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     """The user said it again: occurrences + 1, confidence up, last_reinforced_at, history "reinforced"."""
     step = recall_setting("memory.reinforce_confidence_step")
     ids = [message_id] if message_id and message_id not in memory.source_message_ids else []
+    memory.confidence = min(round(memory.confidence + step, 4), MAX_CONFIDENCE)
+    memory.last_reinforced_at = at or memory.last_reinforced_at
+    memory.source_message_ids = memory.source_message_ids + ids
     Memory.objects.filter(pk=memory.pk).update(
-        occurrences=F("occurrences") + 1,
-        confidence=min(round(memory.confidence + step, 4), MAX_CONFIDENCE),
-        last_reinforced_at=at or memory.last_reinforced_at,
-        source_message_ids=memory.source_message_ids + ids,
+        occurrences=F("occurrences") + 1, confidence=memory.confidence,
+        last_reinforced_at=memory.last_reinforced_at, source_message_ids=memory.source_message_ids,
     )
-    memory.refresh_from_db(fields=["occurrences", "confidence", "last_reinforced_at", "source_message_ids"])
+    memory.occurrences += 1
     history_record(memory, "reinforced", session_id=session_id)
     return memory
 

@@ -44,7 +44,10 @@ CUES = [
     (re.compile(r"\b(allerg\w*|asthma|diabet\w*|migraines?|surgery|pregnan\w*|diagnos\w*|medication|"
                 r"sleeping badly|insomnia|broke up|break up|divorc\w*|(works|working) (at|for)|"
                 r"(don't|do not|never) (eat|drink)|i'm (not )?an? \w+ person)\b", CI), 0.25),
-    (re.compile(r"\b(always|never) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", CI), 0.2),
+    (re.compile(r"\b(always|never|don't|do not) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", CI),
+     0.2),
+    # A first-person declarative sentence of some length usually tells something about the user.
+    (re.compile(r"^\W*(i|we|i'm|i've|we're|we've|i'd|my|our)\b(\W+\w+){3,}[^?]*$", CI), 0.1),
     (re.compile(r"\b(saving|planning|learning|training|trying to|going to|want to|hoping to|worried)\b", CI), 0.1),
     (re.compile(r"\b(stressed|anxious|worried|tired|exhausted|overwhelmed|upset|sad|lonely|seem(s|ed)?)\b", CI), 0.15),
 ]

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from memories.models import Memory
 from memories.readiness import semantic_retrieval_ready
 from memories.retrieval.eligible import eligible_memories
 from memories.retrieval.gating import query_gate
@@ -48,7 +47,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     resolved = resolve_entities(user_id, query, entities)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
 
-    candidates = {"lexical": lexical_candidates(eligible, query, per_retriever)}
+    candidates = {"lexical": lexical_candidates(eligible, query, per_retriever, pairs=query_vector is not None)}
     similarities = {}
     if query_vector is not None:
         nearest = semantic_candidates(eligible, query_vector, per_retriever)
@@ -59,10 +58,9 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         eligible, user_id=user_id, start_entities=start, hop=hop, query_vector=query_vector, limit=per_retriever,
     )
     fused = fuse(candidates)
-    memories = list(Memory.objects.filter(pk__in=fused).defer("embedding").prefetch_related("entities"))
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    hits = rank_hits(memories, fused, hop_paths, now=timezone.now(), limit=limit,
-                     max_chars=retrieval["max_chars"], similarities=similarities)
+    hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
+                     similarities=similarities)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),

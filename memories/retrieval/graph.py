@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 from pgvector.django import CosineDistance
 
 from entities.models import Alias, Entity, EntityKind, Relation
@@ -89,7 +90,7 @@ def graph_candidates(queryset: QuerySet, *, user_id: str, start_entities, hop: i
     for memory_id, entity_id in _linked_pool(depth, retrieval["graph_memories_per_entity"]):
         if memory_id not in via or depth[entity_id] < depth[via[memory_id]]:
             via[memory_id] = entity_id
-    pool = queryset.filter(pk__in=list(via))
+    pool = queryset.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", (list(via),)))
     if query_vector is not None:
         penalty = retrieval["graph_depth_penalty"]
         rows = pool.annotate(distance=CosineDistance("embedding", list(query_vector))).values_list(

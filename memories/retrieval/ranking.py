@@ -8,13 +8,19 @@ and the caps (limit, max_memories, max_chars) are applied in rank order.
 """
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
+from django.db.models import Prefetch, Q
 from rapidfuzz import fuzz
 
-from entities.models import EntityKind
+from entities.models import Entity, EntityKind
 from memories.decay import memory_freshness
-from memories.models import Memory, MemoryType
+from memories.models import Memory, MemoryEntity, MemoryType
 from recall_site.config import recall_setting
+
+
+# What a hit shows of its entities (skips their centroid vectors).
+ENTITY_REFS = Prefetch("entities", queryset=Entity.objects.only("id", "public_id", "canonical_name", "kind"))
 
 
 @dataclass
@@ -43,21 +49,42 @@ def fuse(candidates: dict[str, list[int]]) -> dict[int, tuple[float, dict[str, i
     }
 
 
-def rank_hits(memories: list[Memory], fused, hop_paths: dict[int, str], *, now: datetime, limit: int,
-              max_chars: int, similarities: dict[int, float]) -> list[Hit]:
+class Candidate(NamedTuple):
+    """The columns ranking needs; memory_freshness reads these attributes like a Memory's."""
+
+    pk: int
+    type: str
+    content: str
+    confidence: float
+    importance: float
+    half_life_days: float
+    last_reinforced_at: datetime
+    pinned: bool
+
+
+def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, max_chars: int,
+              similarities: dict[int, float]) -> list[Hit]:
+    """Score every fused candidate, keep the best within the caps, then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
+    candidates = [Candidate(*row) for row in Memory.objects.filter(pk__in=list(fused)).values_list(*Candidate._fields)]
+    stale = _events_about_stale_people([c.pk for c in candidates if c.type == MemoryType.EVENT], now)
     hits = []
-    for memory in memories:
-        freshness = memory_freshness(memory, now, stale_person=_about_stale_person(memory, now))
+    for candidate in candidates:
+        freshness = memory_freshness(candidate, now, stale_person=candidate.pk in stale)
         if freshness < floor:
             continue
-        relevance, found = fused[memory.pk]
-        score = relevance * freshness * _importance_weight(memory.importance)
-        hit = Hit(memory, score, freshness, relevance, sorted(found, key=found.get), hop_paths.get(memory.pk, ""))
-        hit.explanation = _explain(hit, found, similarities.get(memory.pk))
-        hits.append(hit)
+        relevance, found = fused[candidate.pk]
+        score = relevance * freshness * _importance_weight(candidate.importance)
+        hits.append(Hit(candidate, score, freshness, relevance, sorted(found, key=found.get),
+                        hop_paths.get(candidate.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
-    return _capped(_without_near_duplicates(hits), limit=limit, max_chars=max_chars)
+    chosen = _capped(hits, limit=limit, max_chars=max_chars)
+    full = Memory.objects.defer("embedding").prefetch_related(ENTITY_REFS).in_bulk([h.memory.pk for h in chosen])
+    chosen = [hit for hit in chosen if hit.memory.pk in full]  # forgotten in the meantime: gone
+    for hit in chosen:
+        hit.memory = full[hit.memory.pk]
+        hit.explanation = _explain(hit, fused[hit.memory.pk][1], similarities.get(hit.memory.pk))
+    return chosen
 
 
 def _importance_weight(importance: float) -> float:
@@ -65,37 +92,30 @@ def _importance_weight(importance: float) -> float:
     return floor + (1.0 - floor) * importance
 
 
-def _about_stale_person(memory: Memory, now: datetime) -> bool:
+def _events_about_stale_people(event_ids: list[int], now: datetime) -> set[int]:
     """Events tagged with a person not mentioned for `decay.stale_person_days` decay faster."""
-    if memory.type != MemoryType.EVENT:
-        return False
+    if not event_ids:
+        return set()
     cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
-    return any(
-        entity.kind == EntityKind.PERSON and (entity.last_mentioned_at or entity.created_at) < cutoff
-        for entity in memory.entities.all()
-    )
-
-
-def _without_near_duplicates(hits: list[Hit]) -> list[Hit]:
-    threshold = recall_setting("memory_retrieval.near_duplicate_ratio")
-    kept: list[Hit] = []
-    for hit in hits:
-        text = hit.memory.content.lower()
-        if not any(fuzz.token_sort_ratio(text, other.memory.content.lower()) >= threshold for other in kept):
-            kept.append(hit)
-    return kept
+    stale_person = Q(entity__last_mentioned_at__lt=cutoff) | Q(
+        entity__last_mentioned_at__isnull=True, entity__created_at__lt=cutoff)
+    links = MemoryEntity.objects.filter(stale_person, memory_id__in=event_ids, entity__kind=EntityKind.PERSON)
+    return set(links.values_list("memory_id", flat=True))
 
 
 def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:
+    """Best first: skip near-duplicates of a kept hit and hits that would overflow max_chars."""
+    threshold = recall_setting("memory_retrieval.near_duplicate_ratio")
     chosen, used = [], 0
     for hit in hits:
         if len(chosen) >= limit:
             break
-        size = len(hit.memory.content)
-        if used + size > max_chars:
+        text = hit.memory.content.lower()
+        if used + len(text) > max_chars or any(
+                fuzz.token_sort_ratio(text, kept.memory.content.lower()) >= threshold for kept in chosen):
             continue
         chosen.append(hit)
-        used += size
+        used += len(text)
     return chosen
 
 

@@ -179,3 +179,20 @@ def test_search_works_on_text_and_graph_with_semantic_off(alice_api, recall_conf
     assert walk["results"][0]["explanation"]["hop_path"] == "sarah chen -partner_of-> alex"
     text = search(alice_api, "packing boxes Hamburg")
     assert text["results"][0]["explanation"]["retrievers"] == ["lexical"]
+
+
+def test_events_about_a_person_not_mentioned_for_180_days_decay_twice_as_fast(alice_api, remember):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from entities.models import Entity
+
+    gone, around = factories.person("alice", "Greta"), factories.person("alice", "Hugo")
+    Entity.objects.filter(pk=gone.pk).update(last_mentioned_at=timezone.now() - timedelta(days=200))
+    Entity.objects.filter(pk=around.pk).update(last_mentioned_at=timezone.now())
+    remember("Board game night with Greta", type="event", entities=[gone], age_days=15)
+    remember("Board game night with Hugo", type="event", entities=[around], age_days=15)
+    freshness = {hit["content"]: hit["freshness"] for hit in search(alice_api, "board game night")["results"]}
+    assert abs(freshness["Board game night with Hugo"] - 0.9 * 0.5 ** (15 / 30)) < 0.01
+    assert abs(freshness["Board game night with Greta"] - 0.9 * 0.5 ** (15 / 15)) < 0.01
