@@ -41,8 +41,9 @@ USER_ID = "bench"
 ROUNDS = 3
 QUERIES = [
     "lunch with Sarah at a cafe", "who leads the quarterly roadmap", "which food do I love from the market",
-    "what is the deadline for the budget review", "am I allergic to anything", "how do I prepare the board presentation",
-    "what hobbies do I enjoy on weekends", "who works at Volkswagen in Berlin", "what does my partner think about the wedding",
+    "what is the deadline for the budget review", "am I allergic to anything",
+    "how do I prepare the board presentation", "what hobbies do I enjoy on weekends",
+    "who works at Volkswagen in Berlin", "what does my partner think about the wedding",
     "medication I take every week", "call about the security audit", "dinner recommendations in Lisbon",
     "when is the dentist appointment", "who is planning the apartment move", "feedback on the API redesign",
     "prefers no meetings on Monday mornings", "trail running near Munich", "who argued about buying a house",

@@ -10,8 +10,8 @@ off with a reason: canary_timeout (too slow), canary_auth (the model files
 cannot be read: permission denied), canary_connection (the model cannot be
 reached or loaded: missing path, broken files). `startup_canary_bypass` (or
 PYPIBOT_SEMANTIC_CANARY_BYPASS=1) skips the canary. The canary runs once per
-process, on the first search or readiness probe, or earlier via
-`start_canary_in_background()`.
+process, on the first search or readiness probe; `reset_canary()` makes the
+next check run it again.
 """
 import threading
 import time
@@ -76,12 +76,6 @@ def reset_canary() -> None:
     global _result
     with _lock:
         _result = None
-
-
-def start_canary_in_background() -> threading.Thread:
-    thread = threading.Thread(target=canary_result, name="semantic-canary-start", daemon=True)
-    thread.start()
-    return thread
 
 
 def semantic_status() -> dict:

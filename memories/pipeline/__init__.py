@@ -69,6 +69,8 @@ def _trace_entry(item: WorkItem) -> TraceEntry:
         rejected = item.rejection
         return TraceEntry(message.id, message.role, Outcome.REJECTED, rejected.stage, rejected.reason,
                           rejected.score or item.relevance)
+    if not item.results:
+        return TraceEntry(message.id, message.role, Outcome.REJECTED, "extract", "no_candidates", item.relevance)
     headline = min(item.results, key=lambda r: Outcome.PRIORITY.index(r.outcome))
     return TraceEntry(message.id, message.role, headline.outcome, headline.stage, headline.reason, item.relevance,
                       item.results)

@@ -10,6 +10,7 @@ An extractor's domain hint (an employer fact is professional) wins. `sensitive`
 is set for health and relationship memories and for emotional content.
 """
 import functools
+import logging
 import re
 from pathlib import Path
 
@@ -19,7 +20,9 @@ import yaml
 from memories.embedding import embed_texts
 from memories.pipeline.base import Candidate, Stage, WorkItem
 
+logger = logging.getLogger(__name__)
 EXAMPLES_PATH = Path(__file__).with_name("domain_examples.yaml")
+FALLBACK_DOMAIN = "personal"
 # Tie-break between domains with equally many keyword hits: the more specific first.
 PRIORITY = ("health", "relationship", "professional", "scheduling", "personal")
 CI = re.IGNORECASE
@@ -79,11 +82,20 @@ def classify_domains(texts: list[str]) -> list[str]:
         labels.append(max(hits, key=lambda d: (hits[d], -PRIORITY.index(d))) if hits else None)
     pending = [index for index, label in enumerate(labels) if label is None]
     if pending:
-        domains, centroids = domain_centroids()
-        similarities = np.array(embed_texts([texts[i] for i in pending])) @ centroids.T
-        for row, index in enumerate(pending):
-            labels[index] = domains[int(np.argmax(similarities[row]))]
+        for index, label in zip(pending, _nearest_centroids([texts[i] for i in pending])):
+            labels[index] = label
     return labels
+
+
+def _nearest_centroids(texts: list[str]) -> list[str]:
+    """Fail-open: if the model cannot run, the memory is still written, tagged `FALLBACK_DOMAIN`."""
+    try:
+        domains, centroids = domain_centroids()
+        similarities = np.array(embed_texts(texts)) @ centroids.T
+    except Exception:  # noqa: BLE001 - a model failure must not lose what the user said
+        logger.exception("domain model failed for %d texts; tagging them %s", len(texts), FALLBACK_DOMAIN)
+        return [FALLBACK_DOMAIN] * len(texts)
+    return [domains[int(np.argmax(row))] for row in similarities]
 
 
 def is_sensitive(domain: str, text: str) -> bool:

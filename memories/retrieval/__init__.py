@@ -47,10 +47,11 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     resolved = resolve_entities(user_id, query, entities)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
 
+    limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical_candidates(eligible, query, per_retriever, pairs=query_vector is not None)}
     similarities = {}
     if query_vector is not None:
-        nearest = semantic_candidates(eligible, query_vector, per_retriever)
+        nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
         similarities = dict(nearest)
     start = [r.entity for r in resolved if r.entity is not None]
@@ -58,7 +59,6 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         eligible, user_id=user_id, start_entities=start, hop=hop, query_vector=query_vector, limit=per_retriever,
     )
     fused = fuse(candidates)
-    limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
                      similarities=similarities)
     return SearchOutcome(

@@ -107,8 +107,9 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
     else:
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
     if min_confidence is None:
-        key = "professional_min_confidence" if domain == "professional" and not all_domains else "default_min_confidence"
-        min_confidence = recall_setting(f"gating.{key}")
+        professional = domain == "professional" and not all_domains
+        min_confidence = recall_setting(
+            "gating.professional_min_confidence" if professional else "gating.default_min_confidence")
     return Gate(
         domain=domain,
         method=method,

@@ -18,7 +18,6 @@ from memories.decay import memory_freshness
 from memories.models import Memory, MemoryEntity, MemoryType
 from recall_site.config import recall_setting
 
-
 # What a hit shows of its entities (skips their centroid vectors).
 ENTITY_REFS = Prefetch("entities", queryset=Entity.objects.only("id", "public_id", "canonical_name", "kind"))
 

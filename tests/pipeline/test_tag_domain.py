@@ -38,3 +38,13 @@ def test_every_stored_memory_gets_a_domain(run):
         "Alex is Sarah's partner": ("relationship", True),
         "Loves hiking in the Alps": ("personal", False),
     }
+
+
+def test_a_model_failure_still_stores_the_memory(run, monkeypatch):
+    def model_down(texts, *args, **kwargs):
+        raise RuntimeError("model unavailable")
+
+    monkeypatch.setattr("memories.pipeline.tag_domain.embed_texts", model_down)
+    trace = run("I'm learning Spanish", "lunch with Sarah Thursday")
+    rows = dict(Memory.objects.filter(pk__in=trace.memory_ids).values_list("content", "domain"))
+    assert rows == {"I'm learning Spanish": "personal", "Lunch with Sarah Thursday": "scheduling"}

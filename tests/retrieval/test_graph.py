@@ -1,9 +1,8 @@
 """entities.selectors: the recursive graph walk (hops, both directions, cycles, tombstones, users)."""
 from django.utils import timezone
 
-from entities.models import Entity
+from entities.models import Entity, Relation
 from entities.selectors import graph_neighbourhood, graph_walk, path_label
-from entities.models import Relation
 from tests import factories
 
 

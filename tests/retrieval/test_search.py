@@ -1,4 +1,9 @@
 """POST /api/v1/search: the seed's cases, gating, scoping, exclusions and caps."""
+from datetime import timedelta
+
+from django.utils import timezone
+
+from entities.models import Entity
 from memories.models import Memory, Scope, Status, TurnInjection
 from tests import factories
 
@@ -121,10 +126,13 @@ def test_bad_input_is_a_json_400(alice_api, db):
 def test_session_local_memories_stay_in_their_session(alice_api, remember):
     local = remember("Draft slides use the teal colour palette", domain="professional", scope=Scope.SESSION_LOCAL,
                      session_id="run-1")
-    query = "which colour palette do the draft slides use"
-    assert local.pk in [h["id"] for h in search(alice_api, query, scope={"user_id": "alice", "session_id": "run-1"})["results"]]
-    assert local.pk not in [h["id"] for h in search(alice_api, query, scope={"user_id": "alice", "session_id": "run-2"})["results"]]
-    assert local.pk not in [h["id"] for h in search(alice_api, query)["results"]]
+    def found(**scope):
+        result = search(alice_api, "which colour palette do the draft slides use", scope={"user_id": "alice", **scope})
+        return [hit["id"] for hit in result["results"]]
+
+    assert local.pk in found(session_id="run-1")
+    assert local.pk not in found(session_id="run-2")
+    assert local.pk not in found()
 
 
 def test_expired_superseded_and_fully_decayed_memories_are_excluded(alice_api, remember):
@@ -182,12 +190,6 @@ def test_search_works_on_text_and_graph_with_semantic_off(alice_api, recall_conf
 
 
 def test_events_about_a_person_not_mentioned_for_180_days_decay_twice_as_fast(alice_api, remember):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from entities.models import Entity
-
     gone, around = factories.person("alice", "Greta"), factories.person("alice", "Hugo")
     Entity.objects.filter(pk=gone.pk).update(last_mentioned_at=timezone.now() - timedelta(days=200))
     Entity.objects.filter(pk=around.pk).update(last_mentioned_at=timezone.now())
