@@ -18,7 +18,12 @@ def model_path() -> str:
 @functools.cache
 def get_model():
     with _lock:
+        import torch
         from sentence_transformers import SentenceTransformer
+
+        # One thread per process: short query encodes are faster and steadier (p95) that
+        # way, and web + worker processes share the machine's cores.
+        torch.set_num_threads(settings.RECALL_TORCH_THREADS)
 
         return SentenceTransformer(model_path(), device="cpu")
 

@@ -26,4 +26,5 @@ def embedded_database_settings(data_dir: Path) -> dict:
         "PASSWORD": "",
         "HOST": socket_dir,
         "PORT": "",
+        "CONN_MAX_AGE": 60,
     }

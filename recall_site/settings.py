@@ -144,6 +144,7 @@ Q_CLUSTER = {
 # Recall's own configuration (recall_site/defaults.yaml + overrides).
 RECALL = load_config()
 RECALL_EMBEDDING_MODEL = os.environ.get("RECALL_EMBEDDING_MODEL", "")
+RECALL_TORCH_THREADS = envint("RECALL_TORCH_THREADS", "1")
 
 LOGGING = {
     "version": 1,

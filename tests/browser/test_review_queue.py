@@ -41,7 +41,7 @@ def test_approve_and_reject_in_place(demo_page, live_server):
     coffee.refresh_from_db()
     assert not coffee.needs_review and coffee.reviewed_at is not None
     assert not Memory.objects.filter(pk=monday.pk).exists()
-    assert {"memory_approve", "forget_memory"} <= set(AuditEvent.objects.values_list("action", flat=True))
+    assert {"memory_approve", "review_reject"} <= set(AuditEvent.objects.values_list("action", flat=True))
 
 
 def test_edit_inline_then_bulk_approve(demo_page):
