@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test install browser bench clean
+.PHONY: run test install browser bench screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -24,6 +24,10 @@ run: install
 
 test: install browser
 	$(PY) -m pytest
+
+# Refresh the README's console screenshots from the browser tests.
+screenshots: install browser
+	RECALL_SCREENSHOT_DIR=docs/screenshots $(PY) -m pytest tests/browser
 
 bench: install
 	$(PY) bench/search.py

@@ -25,7 +25,8 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
     """Write one memory row, link its entities and enqueue its embedding."""
     fields.setdefault("half_life_days", half_life_for(type, fields.get("domain", "personal")))
     memory = Memory(user_id=user_id, session_id=session_id, type=type, content=content.strip(), **fields)
-    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"])
+    # PostgreSQL enforces the check constraints; validating them here costs extra queries.
+    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
     MemoryEntity.objects.bulk_create(
         [MemoryEntity(user_id=user_id, memory=memory, entity=entity, role=role) for entity, role in _roles(entities)],
@@ -54,7 +55,8 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
     if content_changed:
         memory.embedding = None
         memory.embedding_status = EmbeddingStatus.PENDING
-    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"])
+    # PostgreSQL enforces the check constraints; validating them here costs extra queries.
+    memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
     history_record(memory, "edited")
     audit_record(actor=actor, action="memory_update", user_id=memory.user_id,

@@ -2,7 +2,8 @@
 
 Fixtures: `browser` (one Chromium per module), `page` (a fresh 1280×800 tab), `demo` (the demo data set,
 semantic embedding off so no model loads) and `demo_page` (a tab logged in as demo/demo).
-`screenshot(page, name)` saves docs/screenshots/<name>.png for the README.
+`screenshot(page, name)` saves <name>.png under $RECALL_SCREENSHOT_DIR (default var/screenshots;
+`make screenshots` refreshes the README's docs/screenshots/).
 """
 import os
 from pathlib import Path
@@ -18,7 +19,8 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1280, "height": 800}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("RECALL_SCREENSHOT_DIR", ROOT / "var" / "screenshots"))
 
 
 @pytest.fixture(scope="module")
