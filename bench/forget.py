@@ -20,6 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
+os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 os.environ["RECALL_TEST_DB_NAME"] = "bench_recall_forget"
 
 USER_ID = "bench"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
+os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 BENCH_DB = "bench_recall_ingest"

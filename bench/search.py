@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
+os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 # One intra-op thread per web process, as recommended for serving (query embeddings are one short
 # sentence; extra threads only contend). Override with OMP_NUM_THREADS=2 to compare.
 os.environ.setdefault("OMP_NUM_THREADS", "1")

@@ -22,8 +22,8 @@ def test_login_page_and_wrong_password(page, live_server, demo):
 def test_approve_and_reject_in_place(demo_page, live_server):
     page = demo_page
     page.get_by_role("navigation", name="Console").get_by_role("link", name="Review").click()
-    expect(page.locator("#review-badge")).to_have_text("2")
-    expect(page.locator(".review-item")).to_have_count(2)
+    expect(page.locator("#review-badge")).to_have_text("3")
+    expect(page.locator(".review-item")).to_have_count(3)  # two memories and Alex's drift question
     screenshot(page, "review")
     page.evaluate("window.stillTheSamePage = true")
     coffee = Memory.objects.get(content="Likes flat white coffee")
@@ -35,6 +35,10 @@ def test_approve_and_reject_in_place(demo_page, live_server):
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(f"#memory-{monday.pk}").get_by_role("button", name="Reject").click()
     expect(page.locator(f"#memory-{monday.pk}")).to_contain_text("deleted for good")
+
+    drift = page.locator(".entity-review")
+    expect(drift).to_contain_text("Alex seems to have changed")
+    drift.get_by_role("button", name="Nothing changed").click()
 
     assert page.evaluate("window.stillTheSamePage") is True  # no full page load happened
     expect(page.locator("#review-badge")).to_be_empty()
