@@ -1,6 +1,8 @@
-"""Shared fixtures: accounts alice (granted `alice`), bob (granted `bob`), staff charlie; API clients."""
+"""Shared fixtures: accounts alice (granted `alice`), bob (granted `bob`), staff charlie; API clients
+and logged-in console clients."""
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -50,6 +52,32 @@ def bob_api(bob):
 @pytest.fixture
 def staff_api(charlie):
     return token_client(charlie)
+
+
+def logged_in(account, *, enforce_csrf: bool = False) -> Client:
+    client = Client(enforce_csrf_checks=enforce_csrf)
+    client.force_login(account)
+    return client
+
+
+@pytest.fixture
+def alice_client(alice):
+    return logged_in(alice)
+
+
+@pytest.fixture
+def bob_client(bob):
+    return logged_in(bob)
+
+
+@pytest.fixture
+def staff_client(charlie):
+    return logged_in(charlie)
+
+
+@pytest.fixture
+def alice_csrf_client(alice):
+    return logged_in(alice, enforce_csrf=True)
 
 
 @pytest.fixture

@@ -1,34 +1,7 @@
-"""Console fixtures: logged-in clients for alice, bob and staff charlie, and a CSRF-enforcing client."""
+"""Console fixtures: review items for alice and bob (logged-in clients live in tests/conftest.py)."""
 import pytest
-from django.test import Client
 
 from tests import factories
-
-
-def logged_in(account, *, enforce_csrf: bool = False) -> Client:
-    client = Client(enforce_csrf_checks=enforce_csrf)
-    client.force_login(account)
-    return client
-
-
-@pytest.fixture
-def alice_client(alice):
-    return logged_in(alice)
-
-
-@pytest.fixture
-def bob_client(bob):
-    return logged_in(bob)
-
-
-@pytest.fixture
-def staff_client(charlie):
-    return logged_in(charlie)
-
-
-@pytest.fixture
-def alice_csrf_client(alice):
-    return logged_in(alice, enforce_csrf=True)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityReview
@@ -11,20 +10,6 @@ from entities.services import mention_record
 from tests import factories
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contacts"
-
-
-@pytest.fixture
-def alice_client(alice):
-    client = Client()
-    client.force_login(alice)
-    return client
-
-
-@pytest.fixture
-def bob_client(bob):
-    client = Client()
-    client.force_login(bob)
-    return client
 
 
 @pytest.fixture
@@ -145,9 +130,8 @@ def test_different_people_hides_the_pair(alice_client, sarahs):
     assert EntityReview.objects.get().resolved_at is not None
 
 
-def test_every_post_needs_a_csrf_token(alice, sarahs):
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(alice)
+def test_every_post_needs_a_csrf_token(alice_csrf_client, sarahs):
+    client = alice_csrf_client
     sarah, sarah_c = sarahs
     posts = [(f"/entities/{sarah.public_id}/aliases/add/", {"alias": "Sally"}),
              (f"/entities/{sarah.public_id}/aliases/remove/", {"alias": "Sarah Chen"}),
