@@ -25,7 +25,7 @@ def get_model():
         # way, and web + worker processes share the machine's cores.
         torch.set_num_threads(settings.RECALL_TORCH_THREADS)
 
-        return SentenceTransformer(model_path(), device="cpu")
+        return SentenceTransformer(model_path(), device="cpu").eval()  # inference only: no dropout
 
 
 def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
@@ -39,4 +39,12 @@ def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
 
 
 def embed_query(text: str) -> list[float]:
-    return embed_texts([text])[0]
+    """One text through the model's modules directly: the same unit vector as `embed_texts`, without
+    encode()'s per-call batching and mode switching (~1.5 ms of a ~12 ms query encode, GIL held)."""
+    import torch
+
+    model = get_model()
+    with torch.inference_mode():
+        vectors = model.forward(model.preprocess([text]))["sentence_embedding"]
+        # normalize_embeddings=True normalises once more after the model's Normalize module: same floats.
+        return torch.nn.functional.normalize(vectors, p=2, dim=1)[0].tolist()

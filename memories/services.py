@@ -20,7 +20,9 @@ def history_record(memory: Memory, action: str, *, session_id: str = "", related
     )
 
 
-@transaction.atomic
+# No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
+# memory_create and carries on in the same transaction; each rolls back whole.
+@transaction.atomic(savepoint=False)
 def memory_create(*, user_id: str, session_id: str, type: str, content: str, entities=(), **fields) -> Memory:
     """Write one memory row, link its entities and enqueue its embedding."""
     fields.setdefault("half_life_days", half_life_for(type, fields.get("domain", "personal")))

@@ -1,6 +1,8 @@
 """Background work (django-q2): embedding, expiry and purge, drift detection. Tasks take ids,
 are idempotent and safe to run twice at once."""
 import logging
+import threading
+from contextlib import contextmanager
 
 from django.db import transaction
 from django_q.tasks import async_task
@@ -12,6 +14,7 @@ from memories.models import EmbeddingStatus, Memory
 from recall_site.config import recall_setting
 
 logger = logging.getLogger(__name__)
+_coalesced = threading.local()  # .ids: memory ids collected by an open `embedding_jobs_coalesced()` block
 
 
 def enqueue_embedding(memory_ids: list[int]) -> None:
@@ -23,11 +26,37 @@ def enqueue_embedding(memory_ids: list[int]) -> None:
         Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
         return
     if semantic["background_embedding_enabled"]:
-        transaction.on_commit(lambda: async_task("memories.tasks.embed_memories", list(memory_ids)))
+        transaction.on_commit(lambda: _enqueue_background(list(memory_ids)))
     elif semantic["inline_embedding_on_write_when_background_disabled"]:
         transaction.on_commit(lambda: embed_memories(list(memory_ids)))
     else:
         Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
+
+
+def _enqueue_background(memory_ids: list[int]) -> None:
+    collected = getattr(_coalesced, "ids", None)
+    if collected is not None:
+        collected.extend(memory_ids)
+    else:
+        async_task("memories.tasks.embed_memories", memory_ids)
+
+
+@contextmanager
+def embedding_jobs_coalesced():
+    """Background embedding jobs of writes committed inside this block become one job, enqueued at its end.
+
+    Writes committed after the block (under an outer transaction) enqueue their own job as usual.
+    """
+    if getattr(_coalesced, "ids", None) is not None:  # an enclosing block collects them
+        yield
+        return
+    _coalesced.ids = []
+    try:
+        yield
+    finally:
+        memory_ids, _coalesced.ids = _coalesced.ids, None
+        if memory_ids:
+            async_task("memories.tasks.embed_memories", memory_ids)
 
 
 def embed_memories(memory_ids: list[int]) -> int:

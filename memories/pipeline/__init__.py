@@ -3,8 +3,9 @@
 `run_pipeline` runs the first three stages over the whole batch (no database
 writes; tag_domain embeds in one call; an LLM extractor is called here, outside
 any transaction), then each surviving message through the last four inside its
-own transaction, so a failure leaves nothing of that message written. It returns
-a `PipelineTrace` with one entry per input message.
+own transaction, so a failure leaves nothing of that message written. Embedding
+jobs of the memories written are enqueued as one job at the end. It returns a
+`PipelineTrace` with one entry per input message.
 """
 import hashlib
 import logging
@@ -14,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
-from entities.services import self_entity
 from memories.pipeline.base import (
     IngestContext, Message, Outcome, PipelineTrace, Rejected, TraceEntry, WorkItem,
 )
@@ -26,6 +26,7 @@ from memories.pipeline.pre_filter import PreFilter
 from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import TagDomain
+from memories.tasks import embedding_jobs_coalesced
 
 logger = logging.getLogger(__name__)
 
@@ -41,11 +42,10 @@ def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], sour
             item.rejection = Rejected("ingest", "auto_memory_disabled")
     for stage in BATCH_STAGES:
         stage.run_batch(items, context)
-    surviving = [item for item in items if item.rejection is None]
-    if surviving:
-        context.self_entity = self_entity(user_id)
-    for item in surviving:
-        _write_message(item, context)
+    with embedding_jobs_coalesced():  # one embedding job for the memories of all messages
+        for item in items:
+            if item.rejection is None:
+                _write_message(item, context)
     return PipelineTrace(user_id, session_id, source, [_trace_entry(item) for item in items])
 
 
@@ -58,9 +58,11 @@ def _write_message(item: WorkItem, context: IngestContext) -> None:
                 stage.run(item, context)
     except Rejected as rejected:
         item.rejection, item.results = rejected, []
+        context.self_entity = None  # it may have been created in the rolled-back transaction
     except Exception as error:  # noqa: BLE001 - one bad message must not sink the batch; its writes rolled back
         logger.exception("pipeline failed at %s for message %s", stage_name, item.message.id)
         item.rejection, item.results = Rejected(stage_name, f"error:{type(error).__name__}"), []
+        context.self_entity = None
 
 
 def _trace_entry(item: WorkItem) -> TraceEntry:

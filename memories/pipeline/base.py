@@ -139,7 +139,7 @@ class IngestContext:
     session_id: str
     source: str
     actor: str
-    self_entity: Any = None  # the user's own entity, looked up once per run
+    self_entity: Any = None  # the user's own entity, looked up on first use in a run (resolve_refs.user_self)
 
 
 @dataclass

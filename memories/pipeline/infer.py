@@ -8,9 +8,9 @@ by `memory.pattern_confidence_step` per further session; the preference leaves
 the review queue (auto-promoted) only at ≥ `pattern_promote_confidence` AND
 ≥ `pattern_promote_min_occurrences` occurrences — never before.
 """
-from entities.services import self_entity
 from memories.models import Memory, MemoryType, Source, Status
 from memories.pipeline.base import Candidate, IngestContext, Mention, Stage, WorkItem
+from memories.pipeline.resolve_refs import user_self
 from recall_site.config import recall_setting
 
 DAYPART_WORDS = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "evening"}
@@ -57,6 +57,5 @@ class Infer(Stage):
     def run(self, item: WorkItem, context: IngestContext) -> None:
         keys = {c.details["pattern_key"] for c in item.candidates if c.details.get("pattern_key")}
         for key in sorted(keys):
-            me = Mention("me", kind="self", role="subject",
-                         entity=context.self_entity or self_entity(context.user_id))
+            me = Mention("me", kind="self", role="subject", entity=user_self(context))
             item.candidates.append(pattern_candidate(context.user_id, context.session_id, key, me))

@@ -38,15 +38,15 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
         rows = rows.filter(search_vector=reduce(and_, (SearchQuery(word, config="english") for word in words)))
     threshold = recall_setting("memory.duplicate_similarity_threshold")
     wanted = normalized_text(candidate.content)
-    best_pk, best_score = None, threshold
-    for pk, content, valid_from in rows.values_list("pk", "content", "valid_from")[:LOOKUP_LIMIT]:
-        if not _same_day(valid_from, candidate.valid_from, candidate.type):
+    best, best_score = None, threshold
+    for memory in rows.defer("embedding", "search_vector")[:LOOKUP_LIMIT]:  # whole rows: no second read
+        if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
             continue
-        existing = normalized_text(content)
+        existing = normalized_text(memory.content)
         score = 100.0 if existing == wanted else fuzz.token_sort_ratio(existing, wanted)
         if score >= best_score:
-            best_pk, best_score = pk, score
-    return Memory.objects.defer("embedding").get(pk=best_pk) if best_pk else None
+            best, best_score = memory, score
+    return best
 
 
 def _same_day(existing, new, memory_type: str) -> bool:

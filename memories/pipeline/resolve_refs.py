@@ -37,10 +37,17 @@ class ResolveRefs(Stage):
                            source_message_id=item.message.id)
 
 
+def user_self(context: IngestContext):
+    """The user's own entity, looked up (or created) once per run, on first use."""
+    if context.self_entity is None:
+        context.self_entity = self_entity(context.user_id)
+    return context.self_entity
+
+
 def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mention]) -> None:
     """Set `mention.entity` (or `mention.ambiguous`); mentions repeated in one message resolve once."""
     if mention.kind == "self":
-        mention.entity = context.self_entity or self_entity(context.user_id)
+        mention.entity = user_self(context)
         return
     key = normalize_name(mention.text)
     if key in seen:

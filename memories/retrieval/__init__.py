@@ -4,9 +4,14 @@
 2. collect candidates: full-text (lexical.py), pgvector cosine (semantic.py, when semantic
    retrieval is on and its canary passed) and the entity graph (graph.py);
 3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
-The query is embedded before any database work (no model call inside a transaction).
+The query is embedded on a worker thread (torch releases the GIL) while this thread does the
+database work that needs no vector: entity mentions and the full-text candidates under the gate
+the keywords (or the fallback) give. If the embedding then moves the gate (a nearest-centroid
+domain), the full-text candidates are fetched again under the final gate. No transaction is open
+while the model runs.
 """
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from django.utils import timezone
@@ -22,6 +27,8 @@ from recall_site.config import recall_setting
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
 logger = logging.getLogger(__name__)
+# Query embeddings overlap the request's database work; a few workers serve concurrent requests.
+_embedder = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
 
 
 @dataclass
@@ -39,16 +46,28 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
                     types=None, domains=None, min_confidence=None, include_all_domains: bool = False,
                     limit=None) -> SearchOutcome:
     retrieval = recall_setting("memory_retrieval")
-    query_vector = _query_vector(query)
-    gate = query_gate(query, query_vector=query_vector, domains=domains, min_confidence=min_confidence,
-                      include_all_domains=include_all_domains)
-    eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=gate, types=types)
+    semantic = semantic_retrieval_ready()
+    pending = _embedder.submit(_query_vector, query) if semantic else None
+    gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
     resolved = resolve_entities(user_id, query, entities)
+    # Keywords (or the fallback) settle the gate without the vector; the centroid may still move it.
+    guess = query_gate(query, **gate_filters)
+    eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=guess, types=types)
+    lexical = lexical_candidates(eligible, query, per_retriever, pairs=semantic)
+    query_vector = pending.result() if pending else None
+    gate = guess
+    if query_vector is not None and guess.method != "keywords":
+        gate = query_gate(query, query_vector=query_vector, **gate_filters)
+    moved = (gate.domains, gate.min_confidence) != (guess.domains, guess.min_confidence)
+    if moved:
+        eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=gate, types=types)
+    if moved or semantic != (query_vector is not None):
+        lexical = lexical_candidates(eligible, query, per_retriever, pairs=query_vector is not None)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    candidates = {"lexical": lexical_candidates(eligible, query, per_retriever, pairs=query_vector is not None)}
+    candidates = {"lexical": lexical}
     similarities = {}
     if query_vector is not None:
         nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
@@ -68,9 +87,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
 
 
 def _query_vector(query: str):
-    """The query embedding, or None when semantic retrieval is off or the model fails (fail-open)."""
-    if not semantic_retrieval_ready():
-        return None
+    """The query embedding, or None when the model fails (fail-open)."""
     from memories.embedding import embed_query
 
     try:

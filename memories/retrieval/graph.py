@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector.django import CosineDistance
 
-from entities.models import Alias, Entity, EntityKind, Relation
+from entities.models import Entity, EntityKind, Relation
 from entities.names import normalize_name
 from entities.selectors import graph_walk, path_label
 from entities.services import resolve_mention
@@ -35,28 +35,46 @@ class ResolvedEntity:
 
 def detect_mentions(user_id: str, query: str) -> list[str]:
     """Word n-grams of the query that name one of the user's entities ("Sarah", "my boss")."""
-    names = _known_names(user_id)
     words = [_POSSESSIVE.sub("", w).strip(".'’-") for w in _WORD.findall(query)]
+    spans = [(size, start) for size in range(MAX_NGRAM, 0, -1) for start in range(len(words) - size + 1)]
+    phrases = {span: " ".join(words[span[1]:span[1] + span[0]]) for span in spans}
+    normalized = {span: normalize_name(phrase) for span, phrase in phrases.items()}
+    names = _known_names(user_id, {name for name in normalized.values() if name})
     found, used = [], set()
-    for size in range(MAX_NGRAM, 0, -1):
-        for start in range(len(words) - size + 1):
-            span = set(range(start, start + size))
-            if span & used:
-                continue
-            phrase = " ".join(words[start:start + size])
-            if normalize_name(phrase) in names:
-                found.append(phrase)
-                used |= span
+    for size, start in spans:
+        span = set(range(start, start + size))
+        if span & used:
+            continue
+        if normalized[(size, start)] in names:
+            found.append(phrases[(size, start)])
+            used |= span
     return found
 
 
-def _known_names(user_id: str) -> set[str]:
-    live = Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
-    names = set(live.values_list("normalized_name", flat=True))
-    names |= set(Alias.objects.filter(user_id=user_id, entity__deleted_at__isnull=True)
-                 .exclude(entity__kind=EntityKind.SELF).values_list("normalized", flat=True))
-    names |= {name.split(" ", 1)[0] for name in names if " " in name and not name.startswith("my ")}
-    return {name for name in names if name}
+# The user's live entity names and aliases (not the user's own entity), and the first word of
+# multi-word names ("sarah" for "sarah chen", not for "my manager") — only those among the candidates.
+_NAMES_SQL = """
+WITH names AS (
+    SELECT normalized_name AS name FROM entities_entity
+    WHERE user_id = %(user_id)s AND deleted_at IS NULL AND kind <> %(self)s
+    UNION ALL
+    SELECT alias.normalized FROM entities_alias alias JOIN entities_entity entity ON entity.id = alias.entity_id
+    WHERE alias.user_id = %(user_id)s AND entity.deleted_at IS NULL AND entity.kind <> %(self)s
+)
+SELECT name FROM names WHERE name = ANY(%(candidates)s)
+UNION
+SELECT split_part(name, ' ', 1) FROM names
+WHERE position(' ' IN name) > 0 AND name NOT LIKE 'my %%' AND split_part(name, ' ', 1) = ANY(%(candidates)s)
+"""
+
+
+def _known_names(user_id: str, candidates: set[str]) -> set[str]:
+    """Which of the candidate (normalised) phrases name one of the user's entities: one query."""
+    if not candidates:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(_NAMES_SQL, {"user_id": user_id, "self": EntityKind.SELF.value, "candidates": list(candidates)})
+        return {row[0] for row in cursor.fetchall()}
 
 
 def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]:
@@ -125,8 +143,9 @@ def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:
     wanted = {by_entity[e] for e in set(entity_by_memory.values())}
     entity_ids = {pk for r in wanted for pk in r.node_path}
     relation_ids = {step.relation_id for r in wanted for step in r.steps}
-    entities = Entity.objects.in_bulk(entity_ids)
-    relations = Relation.objects.in_bulk(relation_ids)
+    # Labels need names and predicates only (not the entities' centroid vectors).
+    entities = Entity.objects.only("id", "public_id", "canonical_name").in_bulk(entity_ids)
+    relations = Relation.objects.only("id", "predicate").in_bulk(relation_ids)
     labels = {
         r.entity_id: path_label(r, entities, relations) or (entities[r.entity_id].canonical_name or "").lower()
         for r in wanted

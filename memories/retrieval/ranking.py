@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Prefetch, Q
+from django.db import connection
+from django.db.models import Prefetch
 from rapidfuzz import fuzz
 
 from entities.models import Entity, EntityKind
 from memories.decay import memory_freshness
-from memories.models import Memory, MemoryEntity, MemoryType
+from memories.models import Memory, MemoryType
 from recall_site.config import recall_setting
 
 # What a hit shows of its entities (skips their centroid vectors).
@@ -59,21 +60,46 @@ class Candidate(NamedTuple):
     half_life_days: float
     last_reinforced_at: datetime
     pinned: bool
+    stale_person: bool
+
+
+# The ranking columns of the fused candidates, in one round trip; an event tagged with a person not
+# mentioned since the cutoff (never mentioned: created before it) decays faster (memories.decay).
+_CANDIDATES_SQL = """
+SELECT m.id, m.type, m.content, m.confidence, m.importance, m.half_life_days, m.last_reinforced_at, m.pinned,
+       m.type = %(event)s AND EXISTS (
+           SELECT 1 FROM memories_memoryentity link
+           JOIN entities_entity entity ON entity.id = link.entity_id
+           WHERE link.memory_id = m.id AND entity.kind = %(person)s
+             AND (entity.last_mentioned_at < %(cutoff)s
+                  OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
+       )
+FROM memories_memory m
+WHERE m.id = ANY(%(ids)s)
+"""
+
+
+def _candidates(memory_ids: list[int], now: datetime) -> list[Candidate]:
+    cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
+    params = {"ids": memory_ids, "cutoff": cutoff, "event": MemoryType.EVENT.value,
+              "person": EntityKind.PERSON.value}
+    with connection.cursor() as cursor:
+        cursor.execute(_CANDIDATES_SQL, params)
+        return [Candidate(*row) for row in cursor.fetchall()]
 
 
 def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, max_chars: int,
               similarities: dict[int, float]) -> list[Hit]:
     """Score every fused candidate, keep the best within the caps, then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
-    candidates = [Candidate(*row) for row in Memory.objects.filter(pk__in=list(fused)).values_list(*Candidate._fields)]
-    stale = _events_about_stale_people([c.pk for c in candidates if c.type == MemoryType.EVENT], now)
+    importance_floor = recall_setting("memory_retrieval.importance_floor")
     hits = []
-    for candidate in candidates:
-        freshness = memory_freshness(candidate, now, stale_person=candidate.pk in stale)
+    for candidate in _candidates(list(fused), now) if fused else []:
+        freshness = memory_freshness(candidate, now, stale_person=candidate.stale_person)
         if freshness < floor:
             continue
         relevance, found = fused[candidate.pk]
-        score = relevance * freshness * _importance_weight(candidate.importance)
+        score = relevance * freshness * (importance_floor + (1.0 - importance_floor) * candidate.importance)
         hits.append(Hit(candidate, score, freshness, relevance, sorted(found, key=found.get),
                         hop_paths.get(candidate.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
@@ -84,22 +110,6 @@ def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, ma
         hit.memory = full[hit.memory.pk]
         hit.explanation = _explain(hit, fused[hit.memory.pk][1], similarities.get(hit.memory.pk))
     return chosen
-
-
-def _importance_weight(importance: float) -> float:
-    floor = recall_setting("memory_retrieval.importance_floor")
-    return floor + (1.0 - floor) * importance
-
-
-def _events_about_stale_people(event_ids: list[int], now: datetime) -> set[int]:
-    """Events tagged with a person not mentioned for `decay.stale_person_days` decay faster."""
-    if not event_ids:
-        return set()
-    cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
-    stale_person = Q(entity__last_mentioned_at__lt=cutoff) | Q(
-        entity__last_mentioned_at__isnull=True, entity__created_at__lt=cutoff)
-    links = MemoryEntity.objects.filter(stale_person, memory_id__in=event_ids, entity__kind=EntityKind.PERSON)
-    return set(links.values_list("memory_id", flat=True))
 
 
 def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:
