@@ -6,8 +6,8 @@ at all goes to the nearest-centroid classifier over sentence embeddings of the
 labelled examples in `domain_examples.yaml` (centroids embedded once per
 process); those candidates are embedded in one model call per batch, before any
 database transaction, which keeps the model off the hot path for most messages.
-The model's label for a text is remembered per process (`MODEL_LABEL_CACHE_SIZE`),
-so text seen before is not embedded again.
+Nothing is cached across calls: a process must not keep what a user said after
+they ask Recall to forget it.
 An extractor's domain hint (an employer fact is professional) wins. `sensitive`
 is set for health and relationship memories and for emotional content.
 """
@@ -58,12 +58,6 @@ EMOTIONAL = re.compile(
     r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
     r"unconfirmed inference)\b", CI)
 SENSITIVE_DOMAINS = {"health", "relationship"}
-# The model's label per text, kept per process: repeated text ("Seemed stressed (unconfirmed inference)")
-# is not embedded again. Emptied whole when full.
-MODEL_LABEL_CACHE_SIZE = 4096
-_label_cache: tuple = (None, {})
-
-
 @functools.cache
 def domain_centroids() -> tuple[list[str], np.ndarray]:
     examples = yaml.safe_load(EXAMPLES_PATH.read_text())
@@ -94,25 +88,13 @@ def classify_domains(texts: list[str]) -> list[str]:
 
 
 def _nearest_centroids(texts: list[str]) -> list[str]:
-    """The model's label per text; a text it labelled before in this process is not embedded again."""
-    cache = _model_labels()
-    missing = [text for text in dict.fromkeys(texts) if text not in cache]
-    if missing:
-        labels = _model_classify(missing)
-        if labels is None:
-            return [cache.get(text, FALLBACK_DOMAIN) for text in texts]
-        if len(cache) + len(missing) > MODEL_LABEL_CACHE_SIZE:
-            cache.clear()
-        cache.update(zip(missing, labels))
-    return [cache[text] for text in texts]
-
-
-def _model_labels() -> dict[str, str]:
-    """Labels already given by the current model function (a replaced `embed_texts` starts empty)."""
-    global _label_cache
-    if _label_cache[0] is not embed_texts:
-        _label_cache = (embed_texts, {})
-    return _label_cache[1]
+    """The model's label per text (each distinct text embedded once per call)."""
+    distinct = list(dict.fromkeys(texts))
+    labels = _model_classify(distinct)
+    if labels is None:
+        return [FALLBACK_DOMAIN] * len(texts)
+    by_text = dict(zip(distinct, labels))
+    return [by_text[text] for text in texts]
 
 
 def _model_classify(texts: list[str]) -> list[str] | None:
