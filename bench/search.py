@@ -206,14 +206,15 @@ def explain_plans(size: int) -> dict:
     from memories.embedding import embed_query
     from memories.retrieval.eligible import eligible_memories
     from memories.retrieval.gating import query_gate
-    from memories.retrieval.lexical import ranked_matches
+    from memories.retrieval.lexical import match_tiers, query_lexemes, ranked_matches
     from memories.retrieval.semantic import hnsw_search_breadth, nearest
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
     eligible = eligible_memories(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
     with hnsw_search_breadth(50):
-        plans = {"lexical": ranked_matches(eligible, query, pairs=True)[:50].explain(analyze=True),
+        first_tier = match_tiers(query_lexemes(query), pairs=True)[0]
+        plans = {"lexical": ranked_matches(eligible, first_tier)[:50].explain(analyze=True),
                  "semantic": nearest(eligible, vector)[:50].explain(analyze=True)}
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))

@@ -20,7 +20,7 @@ from memories.readiness import semantic_retrieval_ready
 from memories.retrieval.eligible import eligible_memories
 from memories.retrieval.gating import query_gate
 from memories.retrieval.graph import ResolvedEntity, graph_candidates, resolve_entities
-from memories.retrieval.lexical import lexical_candidates
+from memories.retrieval.lexical import lexical_candidates, query_lexemes
 from memories.retrieval.ranking import Hit, fuse, rank_hits
 from memories.retrieval.semantic import semantic_candidates
 from recall_site.config import recall_setting
@@ -54,7 +54,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     # Keywords (or the fallback) settle the gate without the vector; the centroid may still move it.
     guess = query_gate(query, **gate_filters)
     eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=guess, types=types)
-    lexical = lexical_candidates(eligible, query, per_retriever, pairs=semantic)
+    lexemes = query_lexemes(query)
+    lexical = lexical_candidates(eligible, lexemes, per_retriever, pairs=semantic)
     query_vector = pending.result() if pending else None
     gate = guess
     if query_vector is not None and guess.method != "keywords":
@@ -63,7 +64,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     if moved:
         eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=gate, types=types)
     if moved or semantic != (query_vector is not None):
-        lexical = lexical_candidates(eligible, query, per_retriever, pairs=query_vector is not None)
+        lexical = lexical_candidates(eligible, lexemes, per_retriever, pairs=query_vector is not None)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])

@@ -18,15 +18,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from memories.models import Domain
+from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
 
-ALLOWED_DOMAINS = {
-    "professional": [Domain.PROFESSIONAL, Domain.SCHEDULING],
-    "personal": [Domain.PERSONAL, Domain.PROFESSIONAL, Domain.SCHEDULING],
-    "health": [Domain.HEALTH],
-    "relationship": [Domain.RELATIONSHIP, Domain.PERSONAL],
-}
 ALL_DOMAINS = [choice.value for choice in Domain]
 FALLBACK_DOMAIN = "personal"
 EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")

@@ -104,7 +104,7 @@ def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, ma
                         hop_paths.get(candidate.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
-    full = Memory.objects.defer("embedding").prefetch_related(ENTITY_REFS).in_bulk([h.memory.pk for h in chosen])
+    full = Memory.objects.without_vectors().prefetch_related(ENTITY_REFS).in_bulk([h.memory.pk for h in chosen])
     chosen = [hit for hit in chosen if hit.memory.pk in full]  # forgotten in the meantime: gone
     for hit in chosen:
         hit.memory = full[hit.memory.pk]

@@ -34,3 +34,17 @@ def test_embedding_failure_keeps_the_row_with_status_error(db, settings, django_
     settings.RECALL_EMBEDDING_MODEL = ""
     assert embed_pending_memories() == 1
     assert Memory.objects.get(pk=row.pk).embedding_status == EmbeddingStatus.READY
+
+
+def test_the_traced_model_gives_sentence_transformers_vectors_for_padded_batches_and_single_queries():
+    import numpy as np
+
+    from memories import embedding
+
+    texts = ["ok", "Lunch with Sarah at the cafe on Thursday",
+             "What does my partner think about the wedding and the apartment move next month?"]
+    encoder = embedding.get_model()
+    assert encoder.traced is not None
+    expected = encoder.model.encode(texts, normalize_embeddings=True)
+    assert np.abs(np.array(embedding.embed_texts(texts)) - expected).max() < 1e-5  # one padded batch
+    assert np.abs(np.array([embedding.embed_query(text) for text in texts]) - expected).max() < 1e-5
