@@ -203,23 +203,27 @@ def measure(client, mode: str) -> dict:
 
 def explain_plans(size: int) -> dict:
     """EXPLAIN ANALYZE the lexical and semantic candidate queries exactly as search builds them."""
+    from django.db import connection
+
     from memories.embedding import embed_query
-    from memories.retrieval.eligible import eligible_memories
+    from memories.retrieval.eligible import eligible_clause
     from memories.retrieval.gating import query_gate
     from memories.retrieval.lexical import match_tiers, query_lexemes, ranked_matches
-    from memories.retrieval.semantic import hnsw_search_breadth, nearest
+    from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
-    eligible = eligible_memories(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
-    with hnsw_search_breadth(50):
-        first_tier = match_tiers(query_lexemes(query), pairs=True)[0]
-        plans = {"lexical": ranked_matches(eligible, first_tier)[:50].explain(analyze=True),
-                 "semantic": nearest(eligible, vector)[:50].explain(analyze=True)}
+    eligible = eligible_clause(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
+    with connection.cursor() as cursor:
+        sql, params = ranked_matches(eligible, match_tiers(query_lexemes(query), all_lexemes=True)[0], 50)
+        cursor.execute(f"EXPLAIN ANALYZE {sql}", params)
+        plans = {"lexical": "\n".join(row[0] for row in cursor.fetchall())}
+    semantic = nearest_rows(nearest(eligible, vector, 50), f"hnsw.ef_search = {hnsw_breadth(50)}", explain=True)
+    plans["semantic"] = "\n".join(row[0] for row in semantic)
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))
     return {"gin_used": "memory_search_vector_gin" in plans["lexical"],
-            "hnsw_used": "memory_embedding_hnsw" in plans["semantic"]}
+            "hnsw_used": "memory_hnsw_" in plans["semantic"] or "memory_embedding_hnsw" in plans["semantic"]}
 
 
 def run_size(size: int) -> None:

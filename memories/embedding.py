@@ -74,11 +74,12 @@ def _traced_transformer(model):
     try:
         # The trace fixes the transformer's shape checks to the probe's answers (no past keys, a mask
         # as long as the input): true for every encode here. Tracing also reads every attribute of the
-        # model, deprecated ones included: its warnings are noise.
+        # model, deprecated ones included, and TorchScript itself is deprecated in favour of
+        # torch.compile (which needs a compiler toolchain at run time; torch is pinned): noise.
         transformers_logging.set_verbosity_error()
         with torch.inference_mode(), warnings.catch_warnings():
-            warnings.simplefilter("ignore", torch.jit.TracerWarning)
-            warnings.simplefilter("ignore", FutureWarning)
+            for category in (torch.jit.TracerWarning, FutureWarning, DeprecationWarning):
+                warnings.simplefilter("ignore", category)
             traced = torch.jit.trace(TokenEmbeddings(transformer).eval(),
                                      (probe["input_ids"], probe["attention_mask"]), check_trace=False)
             traced = torch.jit.optimize_for_inference(torch.jit.freeze(traced))

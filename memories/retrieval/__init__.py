@@ -5,10 +5,10 @@
    retrieval is on and its canary passed) and the entity graph (graph.py);
 3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
 The query is embedded on a worker thread (torch releases the GIL) while this thread does the
-database work that needs no vector: entity mentions and the full-text candidates under the gate
-the keywords (or the fallback) give. If the embedding then moves the gate (a nearest-centroid
-domain), the full-text candidates are fetched again under the final gate. No transaction is open
-while the model runs.
+database work that needs no vector: entity mentions, the full-text candidates under the gate the
+keywords (or the fallback) give, and the graph walk. If the embedding then moves the gate (a
+nearest-centroid domain), the full-text candidates are fetched again under the final gate. No
+transaction is open while the model runs.
 """
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from memories.readiness import semantic_retrieval_ready
-from memories.retrieval.eligible import eligible_memories
+from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.graph import ResolvedEntity, graph_candidates, resolve_entities
+from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, resolve_entities
 from memories.retrieval.lexical import lexical_candidates, query_lexemes
 from memories.retrieval.ranking import Hit, fuse, rank_hits
 from memories.retrieval.semantic import semantic_candidates
@@ -53,19 +53,20 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     resolved = resolve_entities(user_id, query, entities)
     # Keywords (or the fallback) settle the gate without the vector; the centroid may still move it.
     guess = query_gate(query, **gate_filters)
-    eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=guess, types=types)
+    eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
     lexemes = query_lexemes(query)
-    lexical = lexical_candidates(eligible, lexemes, per_retriever, pairs=semantic)
+    lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=semantic)
+    hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
+    reach = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
     query_vector = pending.result() if pending else None
     gate = guess
     if query_vector is not None and guess.method != "keywords":
         gate = query_gate(query, query_vector=query_vector, **gate_filters)
     moved = (gate.domains, gate.min_confidence) != (guess.domains, guess.min_confidence)
     if moved:
-        eligible = eligible_memories(user_id=user_id, session_id=session_id, gate=gate, types=types)
+        eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=gate, types=types)
     if moved or semantic != (query_vector is not None):
-        lexical = lexical_candidates(eligible, lexemes, per_retriever, pairs=query_vector is not None)
-    hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
+        lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical}
@@ -74,10 +75,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
         similarities = dict(nearest)
-    start = [r.entity for r in resolved if r.entity is not None]
-    candidates["graph"], hop_paths = graph_candidates(
-        eligible, user_id=user_id, start_entities=start, hop=hop, query_vector=query_vector, limit=per_retriever,
-    )
+    candidates["graph"], hop_paths = graph_candidates(eligible, reach, query_vector=query_vector,
+                                                      limit=per_retriever)
     fused = fuse(candidates)
     hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
                      similarities=similarities)

@@ -7,17 +7,16 @@ resolver. The walk (entities.selectors.graph_walk) follows relations up to
 closeness to the query plus a penalty per hop.
 """
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import QuerySet
-from django.db.models.expressions import RawSQL
-from pgvector.django import CosineDistance
 
 from entities.models import Entity, EntityKind, Relation
 from entities.names import normalize_name
 from entities.selectors import graph_walk, path_label
 from entities.services import resolve_mention
+from memories.retrieval.eligible import Eligible
+from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
 
 MAX_NGRAM = 4
@@ -90,35 +89,58 @@ def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]
     return resolved
 
 
-def graph_candidates(queryset: QuerySet, *, user_id: str, start_entities, hop: int, query_vector,
-                     limit: int) -> tuple[list[int], dict[int, str]]:
-    """(memory ids, hop path per memory) for memories attached to entities within `hop` hops.
+@dataclass
+class GraphReach:
+    """What the walk from the query's entities reached: entities with their paths, and their memories."""
+
+    reached: list = field(default_factory=list)
+    depth: dict[int, int] = field(default_factory=dict)  # entity id → hops from a start entity
+    via: dict[int, int] = field(default_factory=dict)  # memory id → the closest reached entity it is linked to
+
+
+def graph_reach(user_id: str, start_entities, hop: int) -> GraphReach:
+    """Walk up to `hop` hops and pool the memories of the entities reached (needs no query vector).
 
     Bounded for hub entities: the nearest `graph_max_entities` reached entities each
-    contribute their `graph_memories_per_entity` newest memories; that pool is
-    filtered by the gate and ordered by cosine distance to the query plus a
-    penalty per hop (or by hop, then importance, without a query vector).
+    contribute their `graph_memories_per_entity` newest memories.
     """
     retrieval = recall_setting("memory_retrieval")
     reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)[:retrieval["graph_max_entities"]]
-    if not reached:
+    reach = GraphReach(reached, {r.entity_id: r.depth for r in reached})
+    if reached:
+        for memory_id, entity_id in _linked_pool(reach.depth, retrieval["graph_memories_per_entity"]):
+            if memory_id not in reach.via or reach.depth[entity_id] < reach.depth[reach.via[memory_id]]:
+                reach.via[memory_id] = entity_id
+    return reach
+
+
+def graph_candidates(eligible: Eligible, reach: GraphReach, *, query_vector,
+                     limit: int) -> tuple[list[int], dict[int, str]]:
+    """(memory ids, hop path per memory): the reached memories that pass the gate, best first.
+
+    Ordered by cosine distance to the query plus a penalty per hop (or by hop,
+    then importance, without a query vector).
+    """
+    if not reach.via:
         return [], {}
-    depth = {r.entity_id: r.depth for r in reached}
-    via: dict[int, int] = {}
-    for memory_id, entity_id in _linked_pool(depth, retrieval["graph_memories_per_entity"]):
-        if memory_id not in via or depth[entity_id] < depth[via[memory_id]]:
-            via[memory_id] = entity_id
-    pool = queryset.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", (list(via),)))
+    depth, via = reach.depth, reach.via
     if query_vector is not None:
-        penalty = retrieval["graph_depth_penalty"]
-        rows = pool.annotate(distance=CosineDistance("embedding", list(query_vector))).values_list(
-            "id", "distance", "importance")
+        penalty = recall_setting("memory_retrieval.graph_depth_penalty")
+        rows = _pool_rows(eligible, via, "m.id, m.embedding <=> %(vector)s::vector, m.importance",
+                          vector=vector_literal(query_vector))
         order = sorted(rows, key=lambda r: ((1.0 if r[1] is None else r[1]) + penalty * depth[via[r[0]]], -r[2]))
     else:
-        rows = pool.values_list("id", "importance", "last_reinforced_at")
+        rows = _pool_rows(eligible, via, "m.id, m.importance, m.last_reinforced_at")
         order = sorted(rows, key=lambda r: (depth[via[r[0]]], -r[1], -r[2].timestamp()))
     ordered = [row[0] for row in order[:limit]]
-    return ordered, _hop_paths(reached, {m: via[m] for m in ordered})
+    return ordered, _hop_paths(reach.reached, {m: via[m] for m in ordered})
+
+
+def _pool_rows(eligible: Eligible, via: dict[int, int], select: str, **params) -> list[tuple]:
+    """The pooled memories that pass the gate, with the `select`ed columns."""
+    with connection.cursor() as cursor:
+        cursor.execute(*eligible.query(select, where="m.id = ANY(%(pool)s)", pool=list(via), **params))
+        return cursor.fetchall()
 
 
 _POOL_SQL = """

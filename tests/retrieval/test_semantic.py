@@ -3,9 +3,9 @@ from django.db import connection
 
 from memories.embedding import embed_query
 from memories.models import Memory
-from memories.retrieval.eligible import eligible_memories
+from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.semantic import hnsw_search_breadth, nearest, semantic_candidates
+from memories.retrieval.semantic import nearest, nearest_rows, semantic_candidates
 from memories.tasks import embed_pending_memories
 from tests import factories
 
@@ -17,12 +17,12 @@ def test_a_small_user_in_a_big_table_still_gets_their_nearest_memories(db):
             ("Likes a flat white in the morning", "Drinks green tea after lunch", "Avoids coffee after 4pm")]
     embed_pending_memories()
     vector = embed_query("espresso coffee tasting")
-    alice = Memory.objects.filter(user_id="alice")
+    alice = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"))
     with connection.cursor() as cursor:  # make the planner take the HNSW index, as on a big table
         cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
     try:
-        with hnsw_search_breadth(50):
-            assert len(list(nearest(alice, vector)[:50])) < 3  # bob's rows fill the HNSW candidates
+        # bob's rows fill the HNSW candidates
+        assert len(nearest_rows(nearest(alice, vector, 50), "hnsw.ef_search = 50")) < 3
         found = [pk for pk, _ in semantic_candidates(alice, vector, 50, user_id="alice")]
     finally:
         with connection.cursor() as cursor:
@@ -39,13 +39,13 @@ def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(d
     embed_pending_memories()
     vector = embed_query("espresso coffee tasting")
     gate = query_gate("espresso coffee tasting at work", domains=["professional", "scheduling"])
-    eligible = eligible_memories(user_id="alice", session_id=None, gate=gate)
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
     with connection.cursor() as cursor:  # make the planner take an HNSW index, as on a big table
         cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
     try:
-        with hnsw_search_breadth(40):
-            plan = nearest(eligible, vector)[:40].explain()
-            found = [pk for pk, _ in nearest(eligible, vector)[:40]]
+        plan = "\n".join(row[0] for row in nearest_rows(nearest(eligible, vector, 40), "hnsw.ef_search = 40",
+                                                        explain=True))
+        found = [pk for pk, _ in nearest_rows(nearest(eligible, vector, 40), "hnsw.ef_search = 40")]
     finally:
         with connection.cursor() as cursor:
             cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
