@@ -10,16 +10,11 @@ from django.db import connection
 
 from entities.models import Entity, Relation
 
+# Each step follows the current node's active relations out (subject → object) and in (object →
+# subject) through the (user_id, subject) / (user_id, object) indexes: a few index probes per node
+# instead of scanning all the user's relations at every depth.
 _WALK_SQL = """
-WITH RECURSIVE edges AS (
-    SELECT id AS relation_id, subject_id AS source_id, object_id AS target_id, predicate, TRUE AS forward
-    FROM entities_relation
-    WHERE user_id = %(user_id)s AND status = 'active' AND (valid_to IS NULL OR valid_to > now())
-    UNION ALL
-    SELECT id, object_id, subject_id, predicate, FALSE
-    FROM entities_relation
-    WHERE user_id = %(user_id)s AND status = 'active' AND (valid_to IS NULL OR valid_to > now())
-), walk (entity_id, depth, node_path, relation_path, forward_path) AS (
+WITH RECURSIVE walk (entity_id, depth, node_path, relation_path, forward_path) AS (
     SELECT id, 0, ARRAY[id], ARRAY[]::bigint[], ARRAY[]::boolean[]
     FROM entities_entity
     WHERE user_id = %(user_id)s AND id = ANY(%(start_ids)s) AND deleted_at IS NULL
@@ -27,7 +22,15 @@ WITH RECURSIVE edges AS (
     SELECT e.target_id, w.depth + 1, w.node_path || e.target_id, w.relation_path || e.relation_id,
            w.forward_path || e.forward
     FROM walk w
-    JOIN edges e ON e.source_id = w.entity_id
+    CROSS JOIN LATERAL (
+        SELECT id AS relation_id, object_id AS target_id, TRUE AS forward FROM entities_relation
+        WHERE user_id = %(user_id)s AND subject_id = w.entity_id AND status = 'active'
+          AND (valid_to IS NULL OR valid_to > now())
+        UNION ALL
+        SELECT id, subject_id, FALSE FROM entities_relation
+        WHERE user_id = %(user_id)s AND object_id = w.entity_id AND status = 'active'
+          AND (valid_to IS NULL OR valid_to > now())
+    ) AS e
     JOIN entities_entity node ON node.id = e.target_id AND node.deleted_at IS NULL
     WHERE w.depth < %(hop)s AND NOT e.target_id = ANY(w.node_path)
 )
@@ -87,20 +90,36 @@ def graph_neighbourhood(entity: Entity, hops: int = 2) -> list[tuple[Relation, i
     return sorted(((r, depth_by_relation[r.pk]) for r in relations), key=lambda item: (item[1], item[0].pk))
 
 
-def path_label(reached: Reached, entities: dict[int, Entity], relations: dict[int, Relation]) -> str:
+# Entity labels and relation predicates of the steps on some paths, in one round trip.
+_PATH_WORDS_SQL = """
+SELECT TRUE, id, COALESCE(NULLIF(canonical_name, ''), public_id) FROM entities_entity WHERE id = ANY(%s)
+UNION ALL
+SELECT FALSE, id, predicate FROM entities_relation WHERE id = ANY(%s)
+"""
+
+
+def path_words(paths: list[Reached]) -> tuple[dict[int, str], dict[int, str]]:
+    """({entity id: lower-case label}, {relation id: predicate}) for everything on `paths`."""
+    entity_ids = sorted({pk for reached in paths for pk in reached.node_path})
+    relation_ids = sorted({step.relation_id for reached in paths for step in reached.steps})
+    labels, predicates = {}, {}
+    with connection.cursor() as cursor:
+        cursor.execute(_PATH_WORDS_SQL, [entity_ids, relation_ids])
+        for is_entity, pk, word in cursor.fetchall():
+            if is_entity:
+                labels[pk] = word.lower()  # Python's lower(): the database's locale may only know ASCII
+            else:
+                predicates[pk] = word
+    return labels, predicates
+
+
+def path_label(reached: Reached, labels: dict[int, str], predicates: dict[int, str]) -> str:
     """"sarah chen -partner_of-> alex"; an edge walked against its direction reads "a <-p- b"."""
     if not reached.steps:
         return ""
-    parts = [_entity_label(entities.get(reached.node_path[0]))]
+    parts = [labels.get(reached.node_path[0], "?")]
     for step, node_id in zip(reached.steps, reached.node_path[1:]):
-        relation = relations.get(step.relation_id)
-        predicate = relation.predicate if relation else "related_to"
+        predicate = predicates.get(step.relation_id, "related_to")
         arrow = f"-{predicate}->" if step.forward or predicate in SYMMETRIC_PREDICATES else f"<-{predicate}-"
-        parts += [arrow, _entity_label(entities.get(node_id))]
+        parts += [arrow, labels.get(node_id, "?")]
     return " ".join(parts)
-
-
-def _entity_label(entity: Entity | None) -> str:
-    if entity is None:
-        return "?"
-    return (entity.canonical_name or entity.public_id).lower()

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
-from entities.models import Entity, EntityKind, Relation
+from entities.models import Entity, EntityKind
 from entities.names import normalize_name
-from entities.selectors import graph_walk, path_label
+from entities.selectors import graph_walk, path_label, path_words
 from entities.services import resolve_mention
 from memories.retrieval.eligible import Eligible
 from memories.retrieval.semantic import vector_literal
@@ -162,14 +162,7 @@ def _linked_pool(depth: dict[int, int], per_entity: int) -> list[tuple[int, int]
 
 def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:
     by_entity = {r.entity_id: r for r in reached}
-    wanted = {by_entity[e] for e in set(entity_by_memory.values())}
-    entity_ids = {pk for r in wanted for pk in r.node_path}
-    relation_ids = {step.relation_id for r in wanted for step in r.steps}
-    # Labels need names and predicates only (not the entities' centroid vectors).
-    entities = Entity.objects.only("id", "public_id", "canonical_name").in_bulk(entity_ids)
-    relations = Relation.objects.only("id", "predicate").in_bulk(relation_ids)
-    labels = {
-        r.entity_id: path_label(r, entities, relations) or (entities[r.entity_id].canonical_name or "").lower()
-        for r in wanted
-    }
-    return {memory_id: labels[entity_id] for memory_id, entity_id in entity_by_memory.items()}
+    wanted = [by_entity[e] for e in set(entity_by_memory.values())]
+    labels, predicates = path_words(wanted)
+    paths = {r.entity_id: path_label(r, labels, predicates) or labels.get(r.entity_id, "") for r in wanted}
+    return {memory_id: paths[entity_id] for memory_id, entity_id in entity_by_memory.items()}

@@ -2,7 +2,7 @@
 from django.utils import timezone
 
 from entities.models import Entity, Relation
-from entities.selectors import graph_neighbourhood, graph_walk, path_label
+from entities.selectors import graph_neighbourhood, graph_walk, path_label, path_words
 from tests import factories
 
 
@@ -56,8 +56,6 @@ def test_neighbourhood_lists_relations_with_their_depth_and_readable_paths(db):
     assert graph_neighbourhood(sarah, hops=1) == [(partner, 1)]
     assert graph_neighbourhood(sarah, hops=2) == [(partner, 1), (works, 2)]
     [to_acme] = [r for r in graph_walk("alice", [sarah.pk], 2) if r.entity_id == acme.pk]
-    entities = Entity.objects.in_bulk()
-    relations = Relation.objects.in_bulk()
-    assert path_label(to_acme, entities, relations) == "sarah chen -partner_of-> alex -works_at-> acme"
+    assert path_label(to_acme, *path_words([to_acme])) == "sarah chen -partner_of-> alex -works_at-> acme"
     [to_sarah] = [r for r in graph_walk("alice", [acme.pk], 2) if r.entity_id == sarah.pk]
-    assert path_label(to_sarah, entities, relations) == "acme <-works_at- alex -partner_of-> sarah chen"
+    assert path_label(to_sarah, *path_words([to_sarah])) == "acme <-works_at- alex -partner_of-> sarah chen"
