@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from memories.models import Memory, Scope, TurnInjection, UserProfile
 from memories.retrieval import Hit, search_memories
-from memories.retrieval.ranking import ENTITY_REFS
+from memories.retrieval.ranking import attach_linked_entities
 from memories.services import profile_get
 from recall_site.config import recall_setting
 
@@ -42,7 +42,7 @@ def startup_digest(user_id: str) -> Digest:
     candidates = (
         Memory.objects.for_user(user_id).active()
         .filter(pinned=True, needs_review=False, scope=Scope.USER_GLOBAL)
-        .without_vectors().prefetch_related(ENTITY_REFS)
+        .without_vectors()
         .order_by("-importance", "-last_reinforced_at", "-id")
     )
     chosen, used = [], 0
@@ -53,6 +53,7 @@ def startup_digest(user_id: str) -> Digest:
             continue
         chosen.append(memory)
         used += len(memory.content)
+    attach_linked_entities(chosen)
     profile = profile_get(user_id)
     return Digest(profile, chosen, _digest_text(profile, chosen))
 

@@ -36,7 +36,8 @@ class TurnInputSerializer(serializers.Serializer):
 
 
 def entity_refs(memory) -> list[dict]:
-    return [{"id": e.public_id, "name": e.canonical_name, "kind": e.kind} for e in memory.entities.all()]
+    """The entities of a search hit or digest memory (set by ranking.attach_linked_entities)."""
+    return memory.linked_entities
 
 
 class HitOutputSerializer(serializers.Serializer):

@@ -11,16 +11,31 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Prefetch
 from rapidfuzz import fuzz
 
-from entities.models import Entity, EntityKind
+from entities.models import EntityKind
 from memories.decay import memory_freshness
 from memories.models import Memory, MemoryType
 from recall_site.config import recall_setting
 
-# What a hit shows of its entities (skips their centroid vectors).
-ENTITY_REFS = Prefetch("entities", queryset=Entity.objects.only("id", "public_id", "canonical_name", "kind"))
+# What a hit shows of the entities it is linked to, for all the hits in one query.
+_LINKED_ENTITIES_SQL = """
+SELECT link.memory_id, entity.public_id, entity.canonical_name, entity.kind
+FROM memories_memoryentity link JOIN entities_entity entity ON entity.id = link.entity_id
+WHERE link.memory_id = ANY(%s)
+ORDER BY link.memory_id, entity.id
+"""
+
+
+def attach_linked_entities(memories) -> None:
+    """Set `memory.linked_entities` ([{id, name, kind}], the API's entity refs) on each memory."""
+    by_memory = {memory.pk: memory for memory in memories}
+    for memory in memories:
+        memory.linked_entities = []
+    with connection.cursor() as cursor:
+        cursor.execute(_LINKED_ENTITIES_SQL, [list(by_memory)])
+        for memory_id, public_id, name, kind in cursor.fetchall():
+            by_memory[memory_id].linked_entities.append({"id": public_id, "name": name, "kind": kind})
 
 
 @dataclass
@@ -104,7 +119,8 @@ def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, ma
                         hop_paths.get(candidate.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
-    full = Memory.objects.without_vectors().prefetch_related(ENTITY_REFS).in_bulk([h.memory.pk for h in chosen])
+    full = Memory.objects.without_vectors().in_bulk([h.memory.pk for h in chosen])
+    attach_linked_entities(full.values())
     chosen = [hit for hit in chosen if hit.memory.pk in full]  # forgotten in the meantime: gone
     for hit in chosen:
         hit.memory = full[hit.memory.pk]

@@ -3,6 +3,7 @@ from datetime import timedelta
 
 from memories.models import Scope, Status, TurnInjection
 from memories.services import profile_update
+from tests import factories
 
 
 def hydrate(api, user_id="alice"):
@@ -21,7 +22,9 @@ def turn(api, message, session_id="run-1", user_id="alice"):
 def test_digest_holds_pinned_reviewed_global_memories_and_the_profile(alice_api, remember):
     profile_update(user_id="alice", actor="test", name="Alice", favorites={"drink": "flat white"})
     concise = remember("Prefers concise answers", type="preference", pinned=True, importance=0.9)
-    name = remember("Pronounces her name AH-lis", pinned=True, importance=0.8)
+    sarah = factories.person("alice", "Sarah Chen")
+    name = remember("Sarah says her name is pronounced AH-lis", pinned=True, importance=0.8,
+                    entities=[(sarah, "mention")])
     remember("Auto-pinned guess about her diet", pinned=True, needs_review=True)
     remember("Session notes pinned for run 7", pinned=True, scope=Scope.SESSION_LOCAL, session_id="run-7")
     remember("Old pinned employer", pinned=True, status=Status.SUPERSEDED)
@@ -29,10 +32,12 @@ def test_digest_holds_pinned_reviewed_global_memories_and_the_profile(alice_api,
     remember("Bob's pinned secret", user_id="bob", pinned=True)
     digest = hydrate(alice_api)
     assert [m["id"] for m in digest["memories"]] == [concise.pk, name.pk]
+    assert [m["entities"] for m in digest["memories"]] == [
+        [], [{"id": sarah.public_id, "name": "Sarah Chen", "kind": "person"}]]
     assert digest["profile"]["name"] == "Alice" and digest["profile"]["assistant_name"] == "Theo"
     assert digest["text"].splitlines() == [
         "Assistant name: Theo.", "User's name: Alice.", "Favorites: drink: flat white.", "Pinned memories:",
-        "- [preference] Prefers concise answers", "- [fact] Pronounces her name AH-lis",
+        "- [preference] Prefers concise answers", "- [fact] Sarah says her name is pronounced AH-lis",
     ]
 
 
