@@ -22,15 +22,17 @@ def test_memory_table_has_hnsw_gin_and_btree_indexes(db):
     assert "(user_id, session_id)" in indexes["memory_user_session"]
 
 
-def test_each_query_domain_has_a_partial_hnsw_index_over_the_domains_it_may_read(db):
+def test_each_query_domain_has_partial_vector_and_full_text_indexes_over_the_domains_it_may_read(db):
     from memories.models import ALLOWED_DOMAINS, Domain
 
     indexes = _indexes("memories_memory")
     for query_domain, domains in ALLOWED_DOMAINS.items():
-        definition = indexes[f"memory_hnsw_{query_domain}"]
-        assert "USING hnsw (embedding vector_cosine_ops)" in definition
-        predicate = definition.split(" WHERE ", 1)[1]
-        assert {d for d in Domain.values if f"'{d}'" in predicate} == {str(d) for d in domains}, definition
+        for name, method in ((f"memory_hnsw_{query_domain}", "USING hnsw (embedding vector_cosine_ops)"),
+                             (f"memory_fts_{query_domain}", "USING gin (search_vector)")):
+            definition = indexes[name]
+            assert method in definition
+            predicate = definition.split(" WHERE ", 1)[1]
+            assert {d for d in Domain.values if f"'{d}'" in predicate} == {str(d) for d in domains}, definition
 
 
 def test_full_text_vector_follows_content(db):
