@@ -227,12 +227,13 @@ def explain_plans(size: int) -> dict:
 
 
 def run_size(size: int) -> None:
-    from memories.readiness import semantic_status
+    from memories.readiness import semantic_status, warm_up
 
     use_bench_database(size)
     load_corpus(size)
     client = api_client()
     print(f"semantic canary: {semantic_status()}", flush=True)
+    warm_up()  # what a web process does at startup (recall_site/wsgi.py)
     print(f"## {size} memories, {len(QUERIES)} queries x {ROUNDS} rounds")
     print("| mode | p50 ms | p95 ms | max ms | avg results |")
     print("|---|---|---|---|---|")

@@ -89,6 +89,14 @@ def semantic_status() -> dict:
             "canary_load_ms": round(result.load_ms, 1), "canary_ping_ms": round(result.ping_ms, 1)}
 
 
+def warm_up() -> None:
+    """Load the model, run the canary and embed the query-domain centroids before the first search needs them."""
+    if semantic_retrieval_ready():
+        from memories.retrieval.gating import query_domain_centroids
+
+        query_domain_centroids()
+
+
 def semantic_retrieval_ready() -> bool:
     return semantic_status()["ready"]
 

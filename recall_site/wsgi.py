@@ -8,11 +8,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 application = get_wsgi_application()
 
 
-def _warm_semantic_canary():
-    # Load the embedding model and run the startup canary before the first search needs it.
-    from memories.readiness import semantic_status
+def _warm_up():
+    from memories.readiness import warm_up
 
-    semantic_status()
+    warm_up()
 
 
-threading.Thread(target=_warm_semantic_canary, name="semantic-canary", daemon=True).start()
+# The model, the startup canary and the query-domain centroids load before the first search needs them.
+threading.Thread(target=_warm_up, name="semantic-warm-up", daemon=True).start()

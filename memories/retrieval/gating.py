@@ -63,7 +63,7 @@ def classify_query(query: str, query_vector=None) -> tuple[str, str]:
     if counts[best]:
         return best, "keywords"
     if query_vector is not None:
-        labels, centroids = _centroids()
+        labels, centroids = query_domain_centroids()
         similarity = dict(zip(labels, centroids @ np.asarray(query_vector, dtype=np.float32)))
         best = max(similarity, key=similarity.get)
         if similarity[best] - similarity[FALLBACK_DOMAIN] >= recall_setting("gating.centroid_min_margin"):
@@ -73,7 +73,8 @@ def classify_query(query: str, query_vector=None) -> tuple[str, str]:
 
 
 @functools.cache
-def _centroids() -> tuple[list[str], np.ndarray]:
+def query_domain_centroids() -> tuple[list[str], np.ndarray]:
+    """(labels, unit centroids) of the example queries per domain, embedded once per process."""
     from memories.embedding import embed_texts
 
     examples = yaml.safe_load(EXAMPLES_PATH.read_text())
