@@ -76,15 +76,18 @@ class ModelTimer:
     def __init__(self):
         from memories.pipeline import tag_domain
 
-        self.calls, self.seconds, self.module, self.embed = 0, 0.0, tag_domain, tag_domain.embed_texts
-        tag_domain.embed_texts = self
+        self.calls, self.seconds = 0, 0.0
+        tag_domain.embed_texts = self.timed(tag_domain.embed_texts)
+        tag_domain.embed_query = self.timed(tag_domain.embed_query)  # one text
 
-    def __call__(self, texts, *args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return self.embed(texts, *args, **kwargs)
-        finally:
-            self.calls, self.seconds = self.calls + 1, self.seconds + time.perf_counter() - started
+    def timed(self, embed):
+        def call(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return embed(*args, **kwargs)
+            finally:
+                self.calls, self.seconds = self.calls + 1, self.seconds + time.perf_counter() - started
+        return call
 
     def report(self) -> str:
         calls, seconds = self.calls, self.seconds

@@ -3,11 +3,15 @@
 Resolution order: exact name → normalized name → alias → first-name/partial → fuzzy
 (rapidfuzz). Two different entities matching equally well is reported as
 ambiguous instead of being merged blindly.
+
+The write pipeline calls the resolver, `self_entity`, `mentions_record` and
+`relation_upsert` for nearly every message, so their statements are hand-written
+SQL (read back with `models_from_sql`): compiling the equivalent querysets cost
+the ORM more than PostgreSQL takes to run them.
 """
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rapidfuzz import fuzz, process
 
@@ -17,12 +21,14 @@ from entities.models import (
 )
 from entities.names import is_role_phrase, normalize_name, strip_accents, without_title
 from recall_site.config import recall_setting
+from recall_site.raw_models import columns, models_from_sql
 
 SELF_NAME = "me"
 # A user has one of each of these at a time; assigning the role moves the alias.
 EXCLUSIVE_ROLE_ALIASES = {
     "my manager", "my partner", "my wife", "my husband", "my girlfriend", "my boyfriend", "my mother", "my father",
 }
+ENTITY_FIELDS = Entity._meta.concrete_fields  # what the hand-written entity reads select
 
 
 @dataclass
@@ -32,6 +38,7 @@ class Resolution:
     method: str  # exact | normalized | alias | partial | fuzzy | ambiguous | unresolved
     score: float = 0.0
     candidates: list[Entity] = field(default_factory=list)
+    known_form: bool = False  # the mention's normalized form is already one of the entity's names or aliases
 
     @property
     def resolved(self) -> bool:
@@ -40,9 +47,12 @@ class Resolution:
 
 def self_entity(user_id: str) -> Entity:
     """The entity that stands for the user themself (created on first use)."""
-    entity = Entity.objects.live().filter(user_id=user_id, kind=EntityKind.SELF).first()
-    if entity:
-        return entity
+    # At most one live self entity per user (one_self_entity_per_user).
+    sql = (f"SELECT {columns(ENTITY_FIELDS)} FROM {Entity._meta.db_table}"
+           " WHERE user_id = %s AND kind = %s AND deleted_at IS NULL")
+    found = models_from_sql(Entity, ENTITY_FIELDS, sql, [user_id, EntityKind.SELF])
+    if found:
+        return found[0]
     try:
         with transaction.atomic():
             return Entity.objects.create(
@@ -57,12 +67,8 @@ def resolve_mention(user_id: str, mention: str) -> Resolution:
     normalized = normalize_name(mention)
     if not normalized:
         return Resolution(mention, None, "unresolved")
-    live = Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
     # One query for the three direct methods, then the most specific non-empty one decides.
-    direct = list(live.filter(
-        Q(canonical_name=mention.strip()) | Q(normalized_name=normalized)
-        | Q(pk__in=Alias.objects.filter(user_id=user_id, normalized__in=_variants(normalized)).values("entity_id"))
-    )[:10])
+    direct = _direct_matches(user_id, mention.strip(), normalized)
     for method, matches in (
         ("exact", [e for e in direct if e.canonical_name == mention.strip()]),
         ("normalized", [e for e in direct if e.normalized_name == normalized]),
@@ -70,11 +76,28 @@ def resolve_mention(user_id: str, mention: str) -> Resolution:
     ):
         found = _single(mention, matches, method, 1.0)
         if found:
+            found.known_form = bool(found.entity) and (method != "alias" or found.entity.has_alias)
             return found
     if is_role_phrase(normalized):
         return Resolution(mention, None, "unresolved")
     names = _name_table(user_id)
-    return _partial_match(names, mention, normalized, live) or _fuzzy_match(names, mention, normalized)
+    return _partial_match(user_id, names, mention, normalized) or _fuzzy_match(user_id, names, mention, normalized)
+
+
+def _direct_matches(user_id: str, name: str, normalized: str) -> list[Entity]:
+    """Up to 10 live non-self entities named `name`, normalized-named `normalized`, or with an alias of a
+    variant of it; each with `has_alias`: whether `normalized` itself is one of its aliases."""
+    entity, alias = Entity._meta.db_table, Alias._meta.db_table
+    sql = f"""
+        SELECT {columns(ENTITY_FIELDS, "e")},
+               EXISTS (SELECT 1 FROM {alias} a WHERE a.entity_id = e.id AND a.normalized = %s) AS has_alias
+        FROM {entity} e
+        WHERE e.user_id = %s AND e.deleted_at IS NULL AND e.kind <> %s
+          AND (e.canonical_name = %s OR e.normalized_name = %s
+               OR e.id IN (SELECT entity_id FROM {alias} WHERE user_id = %s AND normalized = ANY(%s)))
+        LIMIT 10"""
+    params = [normalized, user_id, EntityKind.SELF, name, normalized, user_id, sorted(_variants(normalized))]
+    return models_from_sql(Entity, ENTITY_FIELDS, sql, params, extra=("has_alias",))
 
 
 def _variants(normalized: str) -> set[str]:
@@ -89,7 +112,7 @@ def _single(mention, matches, method, score):
     return None
 
 
-def _partial_match(names, mention, normalized, live):
+def _partial_match(user_id, names, mention, normalized):
     """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
     bare = strip_accents(without_title(normalized))
     tokens = bare.split(" ")
@@ -107,10 +130,10 @@ def _partial_match(names, mention, normalized, live):
                 hits[entity_id] = name
     if not hits:
         return None
-    return _single(mention, list(live.filter(pk__in=hits.keys())), "partial", 0.9)
+    return _single(mention, _live_entities(user_id, hits), "partial", 0.9)
 
 
-def _fuzzy_match(names, mention, normalized):
+def _fuzzy_match(user_id, names, mention, normalized):
     threshold = recall_setting("memory.fuzzy_match_threshold")
     if not names:
         return Resolution(mention, None, "unresolved")
@@ -124,7 +147,7 @@ def _fuzzy_match(names, mention, normalized):
     if not best_by_entity:
         return Resolution(mention, None, "unresolved")
     ranked = sorted(best_by_entity.items(), key=lambda item: -item[1])
-    entities = Entity.objects.in_bulk([entity_id for entity_id, _ in ranked])
+    entities = {entity.pk: entity for entity in _live_entities(user_id, [entity_id for entity_id, _ in ranked])}
     if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 3:
         return Resolution(mention, None, "ambiguous", ranked[0][1] / 100, [entities[e] for e, _ in ranked])
     return Resolution(mention, entities[ranked[0][0]], "fuzzy", ranked[0][1] / 100)
@@ -139,16 +162,29 @@ def _full_names(names) -> dict[int, set[str]]:
     return full
 
 
+def _live_entities(user_id: str, ids) -> list[Entity]:
+    """The user's live non-self entities among `ids`, oldest first."""
+    sql = (f"SELECT {columns(ENTITY_FIELDS)} FROM {Entity._meta.db_table}"
+           " WHERE user_id = %s AND id = ANY(%s) AND deleted_at IS NULL AND kind <> %s ORDER BY id")
+    return models_from_sql(Entity, ENTITY_FIELDS, sql, [user_id, list(ids), EntityKind.SELF])
+
+
+# Every live non-self entity's normalized name and aliases.
+_NAME_TABLE_SQL = f"""
+SELECT normalized_name, id FROM {Entity._meta.db_table}
+WHERE user_id = %(user_id)s AND deleted_at IS NULL AND kind <> %(self)s
+UNION ALL
+SELECT alias.normalized, alias.entity_id
+FROM {Alias._meta.db_table} alias JOIN {Entity._meta.db_table} entity ON entity.id = alias.entity_id
+WHERE alias.user_id = %(user_id)s AND entity.deleted_at IS NULL AND entity.kind <> %(self)s
+"""
+
+
 def _name_table(user_id):
     """(normalized name or alias, entity id) for every live non-self entity of the user."""
-    names = list(
-        Entity.objects.live().filter(user_id=user_id).exclude(kind=EntityKind.SELF)
-        .values_list("normalized_name", "pk")
-    )
-    names += list(
-        Alias.objects.filter(user_id=user_id, entity__deleted_at__isnull=True)
-        .exclude(entity__kind=EntityKind.SELF).values_list("normalized", "entity_id")
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_NAME_TABLE_SQL, {"user_id": user_id, "self": EntityKind.SELF.value})
+        names = cursor.fetchall()
     return [(name, pk) for name, pk in names if name and not is_role_phrase(name)]
 
 
@@ -182,7 +218,7 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
     """
     resolution = resolve_mention(user_id, mention)
     if resolution.entity:
-        if resolution.method not in ("exact", "normalized"):  # the canonical name is already an alias
+        if not resolution.known_form:  # a new form of a known name (the canonical name is already an alias)
             alias_add(entity=resolution.entity, alias=mention, origin=origin)
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
@@ -233,21 +269,51 @@ def mention_record(*, entity: Entity, session_id: str, at=None, source_message_i
     )
 
 
+def mentions_record(*, entities: list[Entity], session_id: str, at=None, source_message_id: str = "") -> None:
+    """`mention_record` for several entities of one message, in one statement."""
+    if not entities:
+        return
+    at = at or timezone.now()
+    sql = f"""
+        WITH touched AS (UPDATE {Entity._meta.db_table} SET last_mentioned_at = %s WHERE id = ANY(%s)
+                         RETURNING id, user_id)
+        INSERT INTO {EntityMention._meta.db_table} (user_id, entity_id, session_id, mentioned_at, source_message_id)
+        SELECT user_id, id, %s, %s, %s FROM touched ORDER BY id"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [at, [entity.pk for entity in entities], session_id, at, source_message_id])
+
+
 def unresolved_record(*, user_id: str, session_id: str, mention: str, reason: str = "no_match") -> UnresolvedReference:
     return UnresolvedReference.objects.create(user_id=user_id, session_id=session_id, mention=mention, reason=reason)
 
 
 def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,
                     session_id: str = "", valid_from=None) -> Relation:
-    relation, created = Relation.objects.get_or_create(
-        subject=subject, predicate=predicate, object=object, status="active",
-        defaults={"user_id": subject.user_id, "confidence": confidence, "session_id": session_id,
-                  "valid_from": valid_from},
-    )
-    if not created and confidence > relation.confidence:
+    """Add the active edge subject —predicate→ object, or raise the confidence of the one already there."""
+    relation = Relation(user_id=subject.user_id, subject=subject, predicate=predicate, object=object,
+                        confidence=confidence, session_id=session_id, valid_from=valid_from)
+    if _insert_unless_active(relation):
+        return relation
+    relation = Relation.objects.get(subject=subject, predicate=predicate, object=object,
+                                    status=RelationStatus.ACTIVE)
+    if confidence > relation.confidence:
         relation.confidence = confidence
         relation.save(update_fields=["confidence"])
     return relation
+
+
+def _insert_unless_active(relation: Relation) -> bool:
+    """Insert a new edge unless the same one is active (unique_active_relation): one statement, no savepoint."""
+    fields = [f for f in Relation._meta.concrete_fields if not f.primary_key]
+    sql = (f"INSERT INTO {Relation._meta.db_table} ({', '.join(f.column for f in fields)})"
+           f" VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(relation, True), connection) for f in fields])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    relation.pk, relation._state.adding, relation._state.db = row[0], False, connection.alias  # as bulk_create does
+    return True
 
 
 def relation_supersede_others(*, subject: Entity, predicate: str, keep: Entity, at=None) -> int:

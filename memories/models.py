@@ -175,6 +175,10 @@ class Memory(models.Model):
         return f"{self.type}: {self.content[:60]}"
 
 
+# A memory's columns without the two the database alone reads (`without_vectors()`), for hand-written SQL.
+MEMORY_ROW_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in ("embedding", "search_vector")]
+
+
 class MemoryEntity(models.Model):
     """Link from a memory to an entity it references (role: subject, object or mention)."""
 

@@ -1,5 +1,10 @@
-"""State changes on memories and profiles. Each runs in a transaction and writes its audit row."""
-from django.db import transaction
+"""State changes on memories and profiles. Each runs in a transaction and writes its audit row.
+
+`history_record` and `memory_create`'s entity links are written with hand-written
+SQL: the write pipeline adds them for nearly every message, and the ORM's save and
+bulk_create paths cost more than the INSERTs themselves.
+"""
+from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.services import audit_record
@@ -14,10 +19,10 @@ EDITABLE_FIELDS = (
 
 
 def history_record(memory: Memory, action: str, *, session_id: str = "", related_memory_id=None) -> None:
-    MemoryHistory.objects.create(
-        user_id=memory.user_id, memory=memory, action=action,
-        session_id=session_id or "", related_memory_id=related_memory_id,
-    )
+    sql = (f"INSERT INTO {MemoryHistory._meta.db_table} (user_id, memory_id, action, session_id, related_memory_id, at)"
+           " VALUES (%s, %s, %s, %s, %s, %s)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [memory.user_id, memory.pk, action, session_id or "", related_memory_id, timezone.now()])
 
 
 # No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
@@ -30,10 +35,7 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
-    MemoryEntity.objects.bulk_create(
-        [MemoryEntity(user_id=user_id, memory=memory, entity=entity, role=role) for entity, role in _roles(entities)],
-        ignore_conflicts=True,
-    )
+    _link_entities(memory, list(_roles(entities)))
     history_record(memory, "created", session_id=session_id)
     enqueue_embedding([memory.pk])
     return memory
@@ -42,6 +44,17 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
 def _roles(entities):
     for item in entities:
         yield item if isinstance(item, tuple) else (item, "mention")
+
+
+def _link_entities(memory: Memory, links: list[tuple]) -> None:
+    """One MemoryEntity row per (entity, role), in one statement; an entity linked twice keeps its first row."""
+    if not links:
+        return
+    sql = (f"INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
+           " SELECT %s, %s, * FROM unnest(%s::bigint[], %s::varchar[]) ON CONFLICT DO NOTHING")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [memory.user_id, memory.pk, [entity.pk for entity, _ in links],
+                             [role for _, role in links]])
 
 
 @transaction.atomic

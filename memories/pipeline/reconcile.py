@@ -6,21 +6,24 @@
 - Same subject + attribute (residence, employer, diet, prefers:meetings, …) with a
   new value → the old active memories are marked for supersession.
 Reads only; persist applies the decisions in the message's transaction.
+
+The near-duplicate lookup runs for almost every candidate, so its SQL is written
+by hand: compiling the equivalent queryset took the ORM longer than PostgreSQL
+takes to run it.
 """
 import re
-from functools import reduce
-from operator import and_
 
-from django.contrib.postgres.search import SearchQuery
 from rapidfuzz import fuzz
 
-from memories.models import Memory, Status
+from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from recall_site.config import recall_setting
+from recall_site.raw_models import columns, models_from_sql
 
 LOOKUP_LIMIT = 50
 KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
+_COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
 
 
 def normalized_text(text: str) -> str:
@@ -29,17 +32,10 @@ def normalized_text(text: str) -> str:
 
 def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
     """The active memory this candidate repeats, if any (the most similar of the lexical matches)."""
-    rows = Memory.objects.filter(user_id=user_id, type=candidate.type, status=Status.ACTIVE)
-    subject = candidate.subject.entity if candidate.subject else None
-    rows = rows.filter(subject=subject) if subject else rows.filter(subject__isnull=True)
-    # A near-duplicate shares the candidate's longest words: an AND of those hits the GIN index selectively.
-    words = sorted(set(_WORDS.findall(candidate.content.casefold())), key=len, reverse=True)[:KEY_WORDS]
-    if words:
-        rows = rows.filter(search_vector=reduce(and_, (SearchQuery(word, config="english") for word in words)))
     threshold = recall_setting("memory.duplicate_similarity_threshold")
     wanted = normalized_text(candidate.content)
     best, best_score = None, threshold
-    for memory in rows.defer("embedding", "search_vector")[:LOOKUP_LIMIT]:  # whole rows: no second read
+    for memory in lexical_matches(user_id, candidate):
         if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
             continue
         existing = normalized_text(memory.content)
@@ -47,6 +43,21 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
         if score >= best_score:
             best, best_score = memory, score
     return best
+
+
+def lexical_matches(user_id: str, candidate: Candidate):
+    """Active memories of the candidate's user, type and subject that contain its longest words (whole rows)."""
+    subject = candidate.subject.entity if candidate.subject else None
+    conditions = ["user_id = %s", "type = %s", "status = %s", "subject_id = %s" if subject else "subject_id IS NULL"]
+    params = [user_id, candidate.type, Status.ACTIVE] + ([subject.pk] if subject else [])
+    # A near-duplicate shares the candidate's longest words: an AND of those hits the GIN index selectively.
+    # plainto_tsquery ANDs the words' lexemes (stop words dropped), as the search_vector column was built.
+    words = sorted(set(_WORDS.findall(candidate.content.casefold())), key=lambda w: (-len(w), w))[:KEY_WORDS]
+    if words:
+        conditions.append("search_vector @@ plainto_tsquery('english', %s)")
+        params.append(" ".join(words))
+    sql = f"SELECT {_COLUMNS} FROM {Memory._meta.db_table} WHERE {' AND '.join(conditions)} LIMIT {LOOKUP_LIMIT}"
+    return models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, params)
 
 
 def _same_day(existing, new, memory_type: str) -> bool:

@@ -8,12 +8,12 @@ manager", so "my boss" resolves to her afterwards. A mention matching two
 people equally (two Sarahs) is never merged blindly: an ambiguous_match
 EntityReview is opened and the memory goes to review. Every mention left
 without an entity is logged with `unresolved_record`; every resolved person is
-recorded as mentioned in the session.
+recorded as mentioned in the session (one statement per message: `mentions_record`).
 """
 from entities.models import EntityKind
 from entities.names import is_role_phrase, normalize_name
 from entities.services import (
-    ambiguity_review_record, mention_record, resolve_or_create, role_alias_assign, self_entity, unresolved_record,
+    ambiguity_review_record, mentions_record, resolve_or_create, role_alias_assign, self_entity, unresolved_record,
 )
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
 
@@ -32,9 +32,8 @@ class ResolveRefs(Stage):
 
     def _record_mentions(self, item: WorkItem, context: IngestContext, seen: dict[str, Mention]) -> None:
         people = {m.entity.pk: m.entity for m in seen.values() if m.entity and m.entity.kind == EntityKind.PERSON}
-        for entity in people.values():
-            mention_record(entity=entity, session_id=context.session_id, at=item.message.timestamp,
-                           source_message_id=item.message.id)
+        mentions_record(entities=list(people.values()), session_id=context.session_id, at=item.message.timestamp,
+                        source_message_id=item.message.id)
 
 
 def user_self(context: IngestContext):

@@ -6,6 +6,8 @@ at all goes to the nearest-centroid classifier over sentence embeddings of the
 labelled examples in `domain_examples.yaml` (centroids embedded once per
 process); those candidates are embedded in one model call per batch, before any
 database transaction, which keeps the model off the hot path for most messages.
+A single text (one message per call) goes through `embed_query`: the same unit
+vector without encode()'s batching overhead.
 Nothing is cached across calls: a process must not keep what a user said after
 they ask Recall to forget it.
 An extractor's domain hint (an employer fact is professional) wins. `sensitive`
@@ -19,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from memories.embedding import embed_texts
+from memories.embedding import embed_query, embed_texts
 from memories.pipeline.base import Candidate, Stage, WorkItem
 
 logger = logging.getLogger(__name__)
@@ -101,7 +103,8 @@ def _model_classify(texts: list[str]) -> list[str] | None:
     """Fail-open: if the model cannot run (None), the memory is still written, tagged `FALLBACK_DOMAIN`."""
     try:
         domains, centroids = domain_centroids()
-        similarities = np.array(embed_texts(texts)) @ centroids.T
+        vectors = [embed_query(texts[0])] if len(texts) == 1 else embed_texts(texts)
+        similarities = np.array(vectors) @ centroids.T
     except Exception:  # noqa: BLE001 - a model failure must not lose what the user said
         logger.exception("domain model failed for %d texts; tagging them %s", len(texts), FALLBACK_DOMAIN)
         return None

@@ -15,8 +15,9 @@ from rapidfuzz import fuzz
 
 from entities.models import EntityKind
 from memories.decay import memory_freshness
-from memories.models import Memory, MemoryType
+from memories.models import MEMORY_ROW_FIELDS, Memory, MemoryType
 from recall_site.config import recall_setting
+from recall_site.raw_models import columns, models_from_sql
 
 # What a hit shows of the entities it is linked to, for all the hits in one query.
 _LINKED_ENTITIES_SQL = """
@@ -94,6 +95,9 @@ WHERE m.id = ANY(%(ids)s)
 """
 
 
+_WINNERS_SQL = f"SELECT {columns(MEMORY_ROW_FIELDS)} FROM memories_memory WHERE id = ANY(%s)"
+
+
 def _candidates(memory_ids: list[int], now: datetime) -> list[Candidate]:
     cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
     params = {"ids": memory_ids, "cutoff": cutoff, "event": MemoryType.EVENT.value,
@@ -119,7 +123,8 @@ def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, ma
                         hop_paths.get(candidate.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
-    full = Memory.objects.without_vectors().in_bulk([h.memory.pk for h in chosen])
+    full = {memory.pk: memory for memory in models_from_sql(
+        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, [[hit.memory.pk for hit in chosen]])}
     attach_linked_entities(full.values())
     chosen = [hit for hit in chosen if hit.memory.pk in full]  # forgotten in the meantime: gone
     for hit in chosen:

@@ -74,3 +74,50 @@ def test_tombstoned_entities_do_not_resolve(db):
 def test_one_self_entity_per_user(db):
     assert self_entity("alice") == self_entity("alice")
     assert self_entity("alice") != self_entity("bob")
+
+
+def test_a_form_already_known_as_an_alias_is_not_added_again(db):
+    sarah = factories.person(name="Sarah Chen")
+    alias_add(entity=sarah, alias="Sally")
+    known = resolve_or_create(user_id="alice", mention="Sally")
+    assert (known.entity, known.method, known.known_form) == (sarah, "alias", True)
+    alias_add(entity=sarah, alias="Chen")
+    variant = resolve_or_create(user_id="alice", mention="Dr. Chen")  # matched through the alias "chen"
+    assert (variant.entity, variant.method, variant.known_form) == (sarah, "alias", False)
+    assert sorted(sarah.aliases.values_list("normalized", flat=True)) == ["chen", "dr chen", "sally", "sarah chen"]
+
+
+def test_mentions_of_one_message_are_recorded_in_one_statement(db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from entities.models import EntityMention
+    from entities.services import mentions_record
+    from tests.pipeline.conftest import MONDAY
+
+    sarah, tom = factories.person(name="Sarah Chen"), factories.person(name="Tom")
+    with CaptureQueriesContext(connection) as queries:
+        mentions_record(entities=[sarah, tom], session_id="s1", at=MONDAY, source_message_id="m1")
+    assert len(queries) == 1
+    rows = EntityMention.objects.filter(user_id="alice").values_list("entity_id", "session_id", "mentioned_at",
+                                                                      "source_message_id")
+    assert sorted(rows) == sorted([(sarah.pk, "s1", MONDAY, "m1"), (tom.pk, "s1", MONDAY, "m1")])
+    assert set(Entity.objects.filter(pk__in=[sarah.pk, tom.pk]).values_list("last_mentioned_at", flat=True)) == {MONDAY}
+    mentions_record(entities=[], session_id="s1", at=MONDAY)  # nothing to record
+    assert EntityMention.objects.count() == 2
+
+
+def test_relation_upsert_adds_one_active_edge_and_only_raises_its_confidence(db):
+    from entities.models import Relation
+    from entities.services import relation_upsert
+
+    alex, sarah = factories.person(name="Alex"), factories.person(name="Sarah Chen")
+    first = relation_upsert(subject=alex, predicate="partner_of", object=sarah, confidence=0.7, session_id="s1")
+    assert Relation.objects.get() == first and first.status == "active" and first.user_id == "alice"
+    stronger = relation_upsert(subject=alex, predicate="partner_of", object=sarah, confidence=0.9)
+    weaker = relation_upsert(subject=alex, predicate="partner_of", object=sarah, confidence=0.5)
+    assert stronger.pk == weaker.pk == first.pk
+    assert Relation.objects.get().confidence == 0.9 and Relation.objects.get().session_id == "s1"
+    Relation.objects.filter(pk=first.pk).update(status="superseded")
+    again = relation_upsert(subject=alex, predicate="partner_of", object=sarah)
+    assert again.pk != first.pk and Relation.objects.count() == 2
