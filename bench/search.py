@@ -222,7 +222,7 @@ def explain_plans(size: int) -> dict:
     plans["semantic"] = "\n".join(row[0] for row in semantic)
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))
-    return {"gin_used": "memory_search_vector_gin" in plans["lexical"],
+    return {"gin_used": "memory_search_vector_gin" in plans["lexical"] or "memory_fts_" in plans["lexical"],
             "hnsw_used": "memory_hnsw_" in plans["semantic"] or "memory_embedding_hnsw" in plans["semantic"]}
 
 

@@ -126,3 +126,18 @@ def test_semantic_disabled_still_searches_text_and_graph(alice_api, recall_confi
     result = search_retrievers(alice_api)
     assert result["retrievers"] == ["lexical", "graph"]
     assert [hit["id"] for hit in result["results"]] == [tea.pk]
+
+
+def test_warm_up_embeds_the_query_centroids_and_takes_startup_objects_out_of_the_collector():
+    import gc
+
+    from memories.readiness import warm_up
+    from memories.retrieval.gating import query_domain_centroids
+
+    query_domain_centroids.cache_clear()
+    try:
+        warm_up()
+        assert query_domain_centroids.cache_info().currsize == 1
+        assert gc.get_freeze_count() > 100_000  # the model's objects: no full collection walks them again
+    finally:
+        gc.unfreeze()
