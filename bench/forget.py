@@ -52,7 +52,7 @@ def insert_memories(sessions: list[str], per_session: int, entities, rng) -> int
 
 
 def build(memories: int, sessions: int, session_memories: int):
-    from entities.services import alias_add, entity_create, mention_record, relation_upsert
+    from entities.services import alias_add, entity_create, mentions_record, relation_upsert
 
     rng = np.random.default_rng(7)
     sarah = entity_create(user_id=USER_ID, name="Sarah Chen")
@@ -61,7 +61,7 @@ def build(memories: int, sessions: int, session_memories: int):
     relation_upsert(subject=alex, predicate="partner_of", object=sarah)
     sarah_sessions = [f"sarah-{n:02d}" for n in range(sessions)]
     for session in sarah_sessions:
-        mention_record(entity=sarah, session_id=session)
+        mentions_record(entities=[sarah], session_id=session)
     insert_memories(sarah_sessions, memories // sessions, [sarah], rng)
     insert_memories(["big-session"], session_memories, [alex], rng)
     insert_memories([f"other-{n}" for n in range(10)], 200, [alex], rng)  # must survive both deletes

@@ -260,17 +260,8 @@ def ambiguity_review_record(*, user_id: str, candidates: list[Entity]) -> Entity
     return review
 
 
-def mention_record(*, entity: Entity, session_id: str, at=None, source_message_id: str = "") -> EntityMention:
-    at = at or timezone.now()
-    Entity.objects.filter(pk=entity.pk).update(last_mentioned_at=at)
-    return EntityMention.objects.create(
-        user_id=entity.user_id, entity=entity, session_id=session_id, mentioned_at=at,
-        source_message_id=source_message_id,
-    )
-
-
 def mentions_record(*, entities: list[Entity], session_id: str, at=None, source_message_id: str = "") -> None:
-    """`mention_record` for several entities of one message, in one statement."""
+    """The entities were mentioned in a message: `last_mentioned_at` and one EntityMention each, in one statement."""
     if not entities:
         return
     at = at or timezone.now()

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from audit.models import UserIdGrant
 from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind
-from entities.services import alias_add, entity_create, mention_record, relation_upsert, self_entity
+from entities.services import alias_add, entity_create, mentions_record, relation_upsert, self_entity
 from memories.models import Memory
 from memories.services import memory_create
 
@@ -72,7 +72,7 @@ def load_demo_data() -> bool:
                       entities=linked, **extra)
         for entity in linked:
             if entity.kind == EntityKind.PERSON:
-                mention_record(entity=entity, session_id=session_id)
+                mentions_record(entities=[entity], session_id=session_id)
     # A drift question, as the daily drift check raises it, so the review queue shows one.
     Entity.objects.filter(pk=alex.pk).update(drift_flagged=True, drift_flagged_at=now)
     EntityReview.objects.create(user_id=user, kind=EntityReviewKind.DRIFT, entity=alex)

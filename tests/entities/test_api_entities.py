@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from entities.models import Alias, Entity
-from entities.services import alias_add, mention_record
+from entities.services import alias_add, mentions_record
 from tests import factories
 
 
@@ -20,9 +20,9 @@ def graph(db):
     factories.relation(acme, "located_in", berlin)
     factories.memory(content="lunch with Sarah", type="event", entities=[sarah])
     factories.memory(content="Sarah likes tea", entities=[sarah])
-    mention_record(entity=sarah, session_id="s1")
-    mention_record(entity=sarah, session_id="s2")
-    mention_record(entity=sarah, session_id="s2")
+    mentions_record(entities=[sarah], session_id="s1")
+    mentions_record(entities=[sarah], session_id="s2")
+    mentions_record(entities=[sarah], session_id="s2")
     return {"sarah": sarah, "alex": alex, "acme": acme, "berlin": berlin}
 
 

@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityReview
-from entities.services import mention_record
+from entities.services import mentions_record
 from tests import factories
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contacts"
@@ -22,7 +22,7 @@ def sarahs(db):
     factories.relation(sarah, "works_at", acme)
     factories.memory(content="Lunch with Sarah on Thursday", type="event", entities=[sarah])
     factories.memory(content="Sarah C. recommended a dentist", entities=[sarah_c])
-    mention_record(entity=sarah, session_id="s1")
+    mentions_record(entities=[sarah], session_id="s1")
     return sarah, sarah_c
 
 

@@ -5,7 +5,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from entities.merge import MergeError, entity_merge
 from entities.models import Alias, Entity, EntityMention, EntityReview, Relation
-from entities.services import alias_add, mention_record, self_entity
+from entities.services import alias_add, mentions_record, self_entity
 from memories.models import Memory, MemoryEntity
 from tests import factories
 
@@ -42,7 +42,7 @@ def test_memory_links_move_without_duplicates(pair):
 def test_memory_subject_and_mentions_follow_the_winner(pair):
     winner, loser = pair
     fact = factories.memory(content="Sarah lives in Paris", type="fact", subject=loser, attribute="residence")
-    mention_record(entity=loser, session_id="s9")
+    mentions_record(entities=[loser], session_id="s9")
     merge(winner, loser)
     assert Memory.objects.get(pk=fact.pk).subject == winner
     assert list(EntityMention.objects.filter(entity=winner).values_list("session_id", flat=True)) == ["s9"]

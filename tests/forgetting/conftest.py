@@ -10,7 +10,7 @@ from django_q.signing import SignedPackage
 
 from audit.services import audit_record
 from entities.models import Entity
-from entities.services import alias_add, mention_record, unresolved_record
+from entities.services import alias_add, mentions_record, unresolved_record
 from memories.models import Memory, TurnInjection
 from memories.services import profile_update
 from tests import factories
@@ -51,9 +51,9 @@ def sarah_world(db) -> SarahWorld:
     factories.relation(alex, "partner_of", sarah)
     factories.relation(sarah, "works_at", acme)
     factories.relation(alex, "works_at", acme)
-    mention_record(entity=sarah, session_id="s1")
-    mention_record(entity=sarah, session_id="s2")
-    mention_record(entity=alex, session_id="s3")
+    mentions_record(entities=[sarah], session_id="s1")
+    mentions_record(entities=[sarah], session_id="s2")
+    mentions_record(entities=[alex], session_id="s3")
     unresolved_record(user_id="alice", session_id="s9", mention="Sasha's mother")
     unresolved_record(user_id="alice", session_id="s1", mention="the florist")
     unresolved_record(user_id="alice", session_id="s3", mention="the plumber")

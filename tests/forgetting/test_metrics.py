@@ -8,7 +8,7 @@ from audit.metrics import current_metrics, metric_series, snapshot_week, week_st
 from audit.models import AuditEvent, MetricSnapshot
 from audit.tasks import snapshot_weekly_metrics
 from entities.models import Entity
-from entities.services import mention_record, unresolved_record
+from entities.services import mentions_record, unresolved_record
 from memories.models import MemoryHistory
 from tests import factories
 from tests.forgetting.conftest import days_ago
@@ -22,7 +22,7 @@ def three_weeks_back():
 
 def mention(entity, sessions):
     for session in sessions:
-        mention_record(entity=entity, session_id=session, at=days_ago(1))
+        mentions_record(entities=[entity], session_id=session, at=days_ago(1))
 
 
 @pytest.fixture

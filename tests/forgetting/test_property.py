@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from audit.forget import DeleteCriteria, hard_delete
 from entities.models import Alias, Entity, EntityMention, Relation
-from entities.services import entity_create, mention_record, relation_upsert
+from entities.services import entity_create, mentions_record, relation_upsert
 from memories.models import Memory, MemoryEntity
 from memories.services import memory_create
 
@@ -32,7 +32,7 @@ def build(user_id: str, graph: dict) -> list[Entity]:
         memory_create(user_id=user_id, session_id=session, type="fact", content=f"fact {number}",
                       entities=list({pick(index) for index in linked}))
     for index, session in graph["mentions"]:
-        mention_record(entity=pick(index), session_id=session)
+        mentions_record(entities=[pick(index)], session_id=session)
     return people
 
 

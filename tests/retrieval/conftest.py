@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from entities.services import alias_add, mention_record
+from entities.services import alias_add, mentions_record
 from memories.readiness import reset_canary
 from tests import factories
 
@@ -45,7 +45,7 @@ def seed_world(remember):
     alex = factories.person("alice", "Alex")
     factories.relation(alex, "partner_of", sarah)
     for entity in (sarah, alex):
-        mention_record(entity=entity, session_id="s1")
+        mentions_record(entities=[entity], session_id="s1")
     return {
         "sarah": sarah,
         "alex": alex,
