@@ -22,11 +22,13 @@ def test_memory_table_has_hnsw_gin_and_btree_indexes(db):
     assert "(user_id, session_id)" in indexes["memory_user_session"]
 
 
-def test_each_query_domain_has_partial_vector_and_full_text_indexes_over_the_domains_it_may_read(db):
-    from memories.models import ALLOWED_DOMAINS, Domain
+def test_narrow_query_domains_have_partial_vector_and_full_text_indexes_over_the_domains_they_read(db):
+    from memories.models import ALLOWED_DOMAINS, GATED_INDEX_DOMAINS, Domain
 
     indexes = _indexes("memories_memory")
-    for query_domain, domains in ALLOWED_DOMAINS.items():
+    assert not any(name.endswith("_personal") for name in indexes)  # the broad gate uses the full indexes
+    for query_domain in GATED_INDEX_DOMAINS:
+        domains = ALLOWED_DOMAINS[query_domain]
         for name, method in ((f"memory_hnsw_{query_domain}", "USING hnsw (embedding vector_cosine_ops)"),
                              (f"memory_fts_{query_domain}", "USING gin (search_vector)")):
             definition = indexes[name]
