@@ -18,13 +18,18 @@ class Eligible:
     sql: str
     params: dict
 
-    def query(self, select: str, *, where: str = "", order: str = "", **params) -> tuple[str, dict]:
-        """(sql, params) of `SELECT <select> FROM memories_memory m WHERE <eligible> [AND <where>] ...`."""
+    def query(self, select: str, *, where: str = "", order: str = "", limit: int | None = None,
+              **params) -> tuple[str, dict]:
+        """(sql, params) of `SELECT <select> FROM memories_memory m WHERE <eligible> [AND <where>]
+        [ORDER BY <order>] [LIMIT <limit>]`."""
         sql = f"SELECT {select} FROM memories_memory m WHERE {self.sql}"
         if where:
             sql += f" AND {where}"
         if order:
             sql += f" ORDER BY {order}"
+        if limit is not None:
+            sql += " LIMIT %(limit)s"
+            params["limit"] = limit
         return sql, {**self.params, **params}
 
 

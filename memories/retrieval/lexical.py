@@ -50,8 +50,8 @@ def ranked_matches(eligible: Eligible, tsquery: str, limit: int, exclude=()) -> 
     # The lexemes are already normalised: the `simple` config keeps them as they are.
     return eligible.query(
         "m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s) AND NOT m.id = ANY(%(exclude)s)",
-        order="ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) DESC, m.id DESC LIMIT %(limit)s",
-        tsquery=tsquery, exclude=list(exclude), limit=limit,
+        order="ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) DESC, m.id DESC", limit=limit,
+        tsquery=tsquery, exclude=list(exclude),
     )
 
 

@@ -30,7 +30,7 @@ def nearest(eligible: Eligible, query_vector, limit: int) -> tuple[str, dict]:
     """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first."""
     return eligible.query(
         "m.id, m.embedding <=> %(vector)s::vector AS distance", where="m.embedding IS NOT NULL",
-        order="distance LIMIT %(limit)s", vector=vector_literal(query_vector), limit=limit,
+        order="distance", limit=limit, vector=vector_literal(query_vector),
     )
 
 
