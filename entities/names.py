@@ -45,6 +45,8 @@ def normalize_name(text: str) -> str:
 
 
 def strip_accents(text: str) -> str:
+    if text.isascii():  # most names: nothing to strip, and the resolver calls this once per known name
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

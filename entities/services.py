@@ -116,12 +116,12 @@ def _partial_match(user_id, names, mention, normalized):
     """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
     bare = strip_accents(without_title(normalized))
     tokens = bare.split(" ")
-    full_names = _full_names(names)
+    titled = bare != strip_accents(normalized)
+    full_names = _full_names(names) if len(tokens) > 1 else {}
     hits = {}
     for name, entity_id in names:
         name_tokens = strip_accents(name).split(" ")
         if len(tokens) == 1 and len(name_tokens) > 1:
-            titled = bare != strip_accents(normalized)
             if (not titled and tokens[0] == name_tokens[0]) or (titled and tokens[0] == name_tokens[-1]):
                 hits[entity_id] = name
         elif len(tokens) > 1 and len(name_tokens) == 1 and tokens[0] == name_tokens[0]:

@@ -5,10 +5,11 @@
    retrieval is on and its canary passed) and the entity graph (graph.py);
 3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
 The query is embedded on a worker thread (torch releases the GIL) while this thread does the
-database work that needs no vector: entity mentions, the full-text candidates under the gate the
-keywords (or the fallback) give, and the graph walk. If the embedding then moves the gate (a
-nearest-centroid domain), the full-text candidates are fetched again under the final gate. No
-transaction is open while the model runs.
+database work that needs no vector: entity mentions, the graph walk and, when keywords settle
+the gate, the full-text candidates. Without a keyword the vector's nearest centroid decides the
+gate, so full text waits for it: fetched under a guessed gate it had to be fetched again whenever
+the centroid moved the gate, and a query of common words can match thousands of memories (~15 ms
+each time at 100k). No transaction is open while the model runs.
 """
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -51,21 +52,22 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
     resolved = resolve_entities(user_id, query, entities)
-    # Keywords (or the fallback) settle the gate without the vector; the centroid may still move it.
-    guess = query_gate(query, **gate_filters)
-    eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
-    lexemes = query_lexemes(query)
-    lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=semantic)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reach = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
+    # Keywords (or, without vectors, the fallback) settle the gate; otherwise the centroid may move it.
+    guess = query_gate(query, **gate_filters)
+    settled = guess.method == "keywords" or not semantic
+    eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
+    lexemes = query_lexemes(query)
+    lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=semantic) if settled else None
     query_vector = pending.result() if pending else None
     gate = guess
-    if query_vector is not None and guess.method != "keywords":
+    if query_vector is not None and not settled:
         gate = query_gate(query, query_vector=query_vector, **gate_filters)
     moved = (gate.domains, gate.min_confidence) != (guess.domains, guess.min_confidence)
     if moved:
         eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=gate, types=types)
-    if moved or semantic != (query_vector is not None):
+    if lexical is None or moved or semantic != (query_vector is not None):
         lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])

@@ -27,6 +27,15 @@ def test_first_name_and_title_surname_resolve_to_the_full_name(db):
     assert resolve_mention("alice", "Dr. Chen").entity == sarah
 
 
+def test_first_names_match_with_or_without_accents(db):
+    zoe = factories.person(name="Zoë Müller")
+    jose = factories.person(name="Jose Garcia")
+    assert resolve_mention("alice", "Zoe").entity == zoe
+    assert resolve_mention("alice", "Zoë").entity == zoe
+    assert resolve_mention("alice", "Dr. Muller").entity == zoe
+    assert resolve_mention("alice", "José").entity == jose
+
+
 def test_role_phrases_share_one_alias(db):
     sarah = factories.person(name="Sarah Chen")
     alias_add(entity=sarah, alias="my manager", origin="role")

@@ -36,7 +36,7 @@ def test_embedding_failure_keeps_the_row_with_status_error(db, settings, django_
     assert Memory.objects.get(pk=row.pk).embedding_status == EmbeddingStatus.READY
 
 
-def test_the_traced_model_gives_sentence_transformers_vectors_for_padded_batches_and_single_queries():
+def test_stored_texts_get_sentence_transformers_vectors_and_queries_agree_with_them():
     import numpy as np
 
     from memories import embedding
@@ -47,4 +47,7 @@ def test_the_traced_model_gives_sentence_transformers_vectors_for_padded_batches
     assert encoder.traced is not None
     expected = encoder.model.encode(texts, normalize_embeddings=True)
     assert np.abs(np.array(embedding.embed_texts(texts)) - expected).max() < 1e-5  # one padded batch
-    assert np.abs(np.array([embedding.embed_query(text) for text in texts]) - expected).max() < 1e-5
+    # A query may come from the bfloat16 trace (when this CPU runs it faster): the same direction.
+    queries = np.array([embedding.embed_query(text) for text in texts])
+    assert (queries * expected).sum(axis=1).min() >= embedding.QUERY_MIN_COSINE
+    assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-5)

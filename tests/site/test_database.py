@@ -44,3 +44,36 @@ def test_full_text_vector_follows_content(db):
     with connection.cursor() as cursor:
         cursor.execute("SELECT search_vector @@ plainto_tsquery('english', 'marathon') FROM memories_memory WHERE id = %s", [row.pk])
         assert cursor.fetchone()[0] is True
+
+
+def test_the_embedded_server_runs_with_the_tuned_settings(db):
+    import os
+
+    import pytest
+
+    from recall_site.embedded_db import SERVER_SETTINGS
+
+    if os.environ.get("DATABASE_URL"):
+        pytest.skip("an external PostgreSQL is tuned by its operator")
+    with connection.cursor() as cursor:
+        for name, value in SERVER_SETTINGS.items():
+            cursor.execute("SELECT current_setting(%s)", [name])
+            assert cursor.fetchone()[0] == value, name
+
+
+def test_timestamps_read_back_as_the_aware_datetimes_written(db):
+    from datetime import datetime, timedelta, timezone
+
+    from memories.models import Memory
+    from tests.factories import memory
+
+    written = datetime(2026, 3, 29, 1, 30, 15, 123456, tzinfo=timezone(timedelta(hours=2)))
+    row = memory(content="Sarah moved to Lisbon")
+    Memory.objects.filter(pk=row.pk).update(last_reinforced_at=written, valid_to=None)
+    loaded = Memory.objects.get(pk=row.pk)
+    assert loaded.last_reinforced_at == written
+    assert loaded.last_reinforced_at.utcoffset() == timedelta(0)
+    assert loaded.valid_to is None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT last_reinforced_at FROM memories_memory WHERE id = %s", [row.pk])
+        assert cursor.fetchone()[0] == written
