@@ -53,7 +53,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     per_retriever = retrieval["candidate_limit"]
     resolved = resolve_entities(user_id, query, entities)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
-    reach = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
+    reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
     # Keywords (or, without vectors, the fallback) settle the gate; otherwise the centroid may move it.
     guess = query_gate(query, **gate_filters)
     settled = guess.method == "keywords" or not semantic
@@ -77,7 +77,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
         similarities = dict(nearest)
-    candidates["graph"], hop_paths = graph_candidates(eligible, reach, query_vector=query_vector,
+    candidates["graph"], hop_paths = graph_candidates(eligible, reached, query_vector=query_vector,
                                                       limit=per_retriever)
     fused = fuse(candidates)
     hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],

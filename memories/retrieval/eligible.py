@@ -18,11 +18,11 @@ class Eligible:
     sql: str
     params: dict
 
-    def query(self, select: str, *, where: str = "", order: str = "", limit: int | None = None,
+    def query(self, select: str, *, join: str = "", where: str = "", order: str = "", limit: int | None = None,
               **params) -> tuple[str, dict]:
-        """(sql, params) of `SELECT <select> FROM memories_memory m WHERE <eligible> [AND <where>]
+        """(sql, params) of `SELECT <select> FROM memories_memory m [<join>] WHERE <eligible> [AND <where>]
         [ORDER BY <order>] [LIMIT <limit>]`."""
-        sql = f"SELECT {select} FROM memories_memory m WHERE {self.sql}"
+        sql = f"SELECT {select} FROM memories_memory m {join} WHERE {self.sql}"
         if where:
             sql += f" AND {where}"
         if order:

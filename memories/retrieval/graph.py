@@ -7,7 +7,7 @@ resolver. The walk (entities.selectors.graph_walk) follows relations up to
 closeness to the query plus a penalty per hop.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import connection
 
@@ -89,75 +89,50 @@ def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]
     return resolved
 
 
-@dataclass
-class GraphReach:
-    """What the walk from the query's entities reached: entities with their paths, and their memories."""
-
-    reached: list = field(default_factory=list)
-    depth: dict[int, int] = field(default_factory=dict)  # entity id → hops from a start entity
-    via: dict[int, int] = field(default_factory=dict)  # memory id → the closest reached entity it is linked to
+def graph_reach(user_id: str, start_entities, hop: int) -> list:
+    """The live entities within `hop` hops (entities.selectors.Reached, nearest first), bounded for
+    hub entities to the nearest `graph_max_entities`. Needs no query vector."""
+    limit = recall_setting("memory_retrieval.graph_max_entities")
+    return graph_walk(user_id, [entity.pk for entity in start_entities], hop)[:limit]
 
 
-def graph_reach(user_id: str, start_entities, hop: int) -> GraphReach:
-    """Walk up to `hop` hops and pool the memories of the entities reached (needs no query vector).
-
-    Bounded for hub entities: the nearest `graph_max_entities` reached entities each
-    contribute their `graph_memories_per_entity` newest memories.
-    """
-    retrieval = recall_setting("memory_retrieval")
-    reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)[:retrieval["graph_max_entities"]]
-    reach = GraphReach(reached, {r.entity_id: r.depth for r in reached})
-    if reached:
-        for memory_id, entity_id in _linked_pool(reach.depth, retrieval["graph_memories_per_entity"]):
-            if memory_id not in reach.via or reach.depth[entity_id] < reach.depth[reach.via[memory_id]]:
-                reach.via[memory_id] = entity_id
-    return reach
-
-
-def graph_candidates(eligible: Eligible, reach: GraphReach, *, query_vector,
-                     limit: int) -> tuple[list[int], dict[int, str]]:
-    """(memory ids, hop path per memory): the reached memories that pass the gate, best first.
-
-    Ordered by cosine distance to the query plus a penalty per hop (or by hop,
-    then importance, without a query vector).
-    """
-    if not reach.via:
-        return [], {}
-    depth, via = reach.depth, reach.via
-    if query_vector is not None:
-        penalty = recall_setting("memory_retrieval.graph_depth_penalty")
-        rows = _pool_rows(eligible, via, "m.id, m.embedding <=> %(vector)s::vector, m.importance",
-                          vector=vector_literal(query_vector))
-        order = sorted(rows, key=lambda r: ((1.0 if r[1] is None else r[1]) + penalty * depth[via[r[0]]], -r[2]))
-    else:
-        rows = _pool_rows(eligible, via, "m.id, m.importance, m.last_reinforced_at")
-        order = sorted(rows, key=lambda r: (depth[via[r[0]]], -r[1], -r[2].timestamp()))
-    ordered = [row[0] for row in order[:limit]]
-    return ordered, _hop_paths(reach.reached, {m: via[m] for m in ordered})
-
-
-def _pool_rows(eligible: Eligible, via: dict[int, int], select: str, **params) -> list[tuple]:
-    """The pooled memories that pass the gate, with the `select`ed columns."""
-    with connection.cursor() as cursor:
-        cursor.execute(*eligible.query(select, where="m.id = ANY(%(pool)s)", pool=list(via), **params))
-        return cursor.fetchall()
-
-
+# The reached entities' pooled memories: each entity's `per_entity` newest linked memories, each
+# memory once, with its nearest reached entity (the earlier one in `reached` order on a tie).
 _POOL_SQL = """
-SELECT linked.memory_id, reached.entity_id
-FROM unnest(%s::bigint[]) AS reached(entity_id)
-CROSS JOIN LATERAL (
-    SELECT memory_id FROM memories_memoryentity
-    WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %s
-) AS linked
+JOIN (
+    SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth
+    FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
+         AS reached(entity_id, depth, position)
+    CROSS JOIN LATERAL (
+        SELECT memory_id FROM memories_memoryentity
+        WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s
+    ) AS linked
+    ORDER BY linked.memory_id, reached.depth, reached.position
+) AS pool ON pool.memory_id = m.id
 """
 
 
-def _linked_pool(depth: dict[int, int], per_entity: int) -> list[tuple[int, int]]:
-    """(memory id, entity id) for each reached entity's newest linked memories (index scans only)."""
+def graph_candidates(eligible: Eligible, reached: list, *, query_vector,
+                     limit: int) -> tuple[list[int], dict[int, str]]:
+    """(memory ids, hop path per memory): the reached entities' pooled memories that pass the gate, best first.
+
+    Ordered by cosine distance to the query plus a penalty per hop (or by hop,
+    then importance and recency, without a query vector). One query: the pool,
+    the gate and the order all run in the database.
+    """
+    if not reached:
+        return [], {}
+    params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
+              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity")}
+    if query_vector is not None:
+        order = "coalesce(m.embedding <=> %(vector)s::vector, 1.0) + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
+        params.update(vector=vector_literal(query_vector), penalty=recall_setting("memory_retrieval.graph_depth_penalty"))
+    else:
+        order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
     with connection.cursor() as cursor:
-        cursor.execute(_POOL_SQL, [list(depth), per_entity])
-        return cursor.fetchall()
+        cursor.execute(*eligible.query("m.id, pool.entity_id", join=_POOL_SQL, order=order, limit=limit, **params))
+        via = dict(cursor.fetchall())
+    return list(via), _hop_paths(reached, via) if via else {}
 
 
 def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:
