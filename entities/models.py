@@ -8,6 +8,12 @@ from pgvector.django import VectorField
 EMBEDDING_DIMENSIONS = 384
 
 
+def first_word(field: str) -> models.Func:
+    """SQL `split_part(<field>, ' ', 1)`: a name's first word."""
+    return models.Func(models.F(field), models.Value(" "), models.Value(1), function="split_part",
+                       output_field=models.CharField())
+
+
 def new_entity_public_id() -> str:
     # Random on purpose: a public id must not carry the name (tombstones keep only the id).
     return f"ent_{secrets.token_hex(6)}"
@@ -53,6 +59,8 @@ class Entity(models.Model):
         indexes = [
             models.Index(fields=["user_id", "normalized_name"]),
             models.Index(fields=["user_id", "kind"]),
+            # Search matches a query's words against first names ("sarah" for "sarah chen").
+            models.Index("user_id", first_word("normalized_name"), name="entity_user_first_word"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -88,7 +96,10 @@ class Alias(models.Model):
 
     class Meta:
         verbose_name_plural = "aliases"
-        indexes = [models.Index(fields=["user_id", "normalized"])]
+        indexes = [
+            models.Index(fields=["user_id", "normalized"]),
+            models.Index("user_id", first_word("normalized"), name="alias_user_first_word"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["entity", "normalized"], name="unique_alias_per_entity"),
         ]
