@@ -1,0 +1,32 @@
+"""Mention detection in search queries: the user's live names, aliases and first names, by index."""
+from django.db import connection, transaction
+from django.utils import timezone
+
+from entities.models import EntityKind
+from entities.services import alias_add
+from memories.retrieval.graph import _NAMES_SQL, detect_mentions
+from tests import factories
+
+
+def test_queries_mention_names_aliases_and_first_names_of_live_entities_only(db):
+    factories.person("alice", "Sarah Chen")
+    alias_add(entity=factories.person("alice", "Tom Baker"), alias="my manager", origin="role")
+    factories.person("alice", "Volkswagen", kind=EntityKind.ORG)
+    gone = factories.person("alice", "Priya Patel")
+    gone.deleted_at = timezone.now()
+    gone.save()
+    factories.person("bob", "Nora Berg")
+    assert detect_mentions("alice", "Lunch with Sarah and my manager at Volkswagen") == ["my manager", "Sarah",
+                                                                                       "Volkswagen"]
+    assert detect_mentions("alice", "what does Sarah Chen's brother do") == ["Sarah Chen"]
+    assert detect_mentions("alice", "ask Priya and Nora about my") == []  # tombstoned, bob's, a bare "my"
+
+
+def test_name_lookups_can_use_the_first_word_indexes(db):
+    factories.person("alice", "Sarah Chen")
+    params = {"user_id": "alice", "self": EntityKind.SELF.value, "candidates": ["sarah", "lunch"]}
+    with transaction.atomic(), connection.cursor() as cursor:
+        # A few test rows make a sequential scan cheapest; with scans off the planner shows what it can use.
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = "\n".join(row[0] for row in cursor.execute(f"EXPLAIN {_NAMES_SQL}", params).fetchall())
+    assert "entity_user_first_word" in plan and "alias_user_first_word" in plan, plan
