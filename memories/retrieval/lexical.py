@@ -13,12 +13,19 @@ lexemes (a single lexeme: any memory with it); partial overlaps are left to the
 vectors and the entity graph (the quality fixture scores the same; the any-two
 tier cost ~5 ms per query at 100k). ts_rank_cd, which also weighs proximity,
 costs ~2.5x more per matching row, so plain ts_rank is used.
+
+With vectors, full text also stands aside when even all of the query's lexemes are
+shared by more than `memory_retrieval.lexical_max_matches` eligible memories: like
+a stop word, such a match says nothing about which of them is relevant, and ranking
+thousands of rows for it cost 15-20 ms at 100k. Without vectors full text is the
+main retriever and always ranks every match.
 """
 from itertools import combinations
 
 from django.db import connection
 
 from memories.retrieval.eligible import Eligible
+from recall_site.config import recall_setting
 
 MAX_LEXEMES = 8
 
@@ -45,23 +52,32 @@ def match_tiers(lexemes: list[str], *, all_lexemes: bool) -> list[str]:
     return tiers
 
 
-def ranked_matches(eligible: Eligible, tsquery: str, limit: int, exclude=()) -> tuple[str, dict]:
-    """(sql, params): ids of eligible memories matching one raw tsquery of lexemes, best first."""
+def ranked_matches(eligible: Eligible, tsquery: str, limit: int, exclude=(), *,
+                   max_matches: int | None = None) -> tuple[str, dict]:
+    """(sql, params): ids of eligible memories matching one raw tsquery of lexemes, best first; none at
+    all if more than `max_matches` memories match (the scan stops after max_matches + 1)."""
     # The lexemes are already normalised: the `simple` config keeps them as they are.
-    return eligible.query(
-        "m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s) AND NOT m.id = ANY(%(exclude)s)",
-        order="ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) DESC, m.id DESC", limit=limit,
-        tsquery=tsquery, exclude=list(exclude),
-    )
+    where = "m.search_vector @@ to_tsquery('simple', %(tsquery)s) AND NOT m.id = ANY(%(exclude)s)"
+    rank = "ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s))"
+    if max_matches is None:
+        return eligible.query("m.id", where=where, order=f"{rank} DESC, m.id DESC", limit=limit,
+                              tsquery=tsquery, exclude=list(exclude))
+    sql, params = eligible.query(f"m.id, {rank} AS rank", where=where, limit=max_matches + 1,
+                                 tsquery=tsquery, exclude=list(exclude))
+    sql = (f"WITH matches AS MATERIALIZED ({sql}) SELECT id FROM matches"
+           " WHERE (SELECT count(*) FROM matches) <= %(max_matches)s ORDER BY rank DESC, id DESC LIMIT %(ranked)s")
+    return sql, {**params, "max_matches": max_matches, "ranked": limit}
 
 
 def lexical_candidates(eligible: Eligible, lexemes: list[str], limit: int, *, all_lexemes: bool = False) -> list[int]:
     """Up to `limit` memory ids, tier by tier (see the module docstring)."""
+    max_matches = recall_setting("memory_retrieval.lexical_max_matches") if all_lexemes else None
     found: list[int] = []
     with connection.cursor() as cursor:
         for tsquery in match_tiers(lexemes, all_lexemes=all_lexemes):
             if len(found) >= limit:
                 break
-            cursor.execute(*ranked_matches(eligible, tsquery, limit - len(found), exclude=found))
+            cursor.execute(*ranked_matches(eligible, tsquery, limit - len(found), exclude=found,
+                                           max_matches=max_matches))
             found += [row[0] for row in cursor.fetchall()]
     return found

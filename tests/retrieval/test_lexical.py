@@ -22,6 +22,17 @@ def test_memories_holding_more_of_the_query_come_first_and_vectors_leave_partial
     assert lexical_candidates(eligible, lexemes, 10, all_lexemes=True) == newest_first[:1]
 
 
+def test_with_vectors_a_match_shared_by_too_many_memories_is_left_to_them(db, recall_config):
+    recall_config({"memory_retrieval": {"lexical_max_matches": 2}})
+    weekly = [factories.memory("alice", f"Weekly planning meeting, week {n}").pk for n in range(3)]
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate("weekly planning meeting"))
+    lexemes = query_lexemes("weekly planning meeting")
+    assert lexical_candidates(eligible, lexemes, 10, all_lexemes=True) == []  # three share every word
+    assert lexical_candidates(eligible, lexemes, 10) == weekly[::-1]  # text-only: full text ranks them all
+    recall_config({"memory_retrieval": {"lexical_max_matches": 3}})
+    assert lexical_candidates(eligible, lexemes, 2, all_lexemes=True) == weekly[:0:-1]
+
+
 def test_a_health_query_reads_the_health_full_text_index(db):
     factories.memory("alice", "Dentist appointment moved to Tuesday", domain="scheduling")
     allergy = factories.memory("alice", "Allergic to penicillin, told by the dentist", domain="health",
