@@ -6,6 +6,7 @@ counts only, never the alias text or names).
 import re
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 
 from audit.services import audit_record
 from entities.models import Alias, AliasOrigin, Entity, Relation
@@ -63,3 +64,18 @@ def relation_create(*, subject: Entity, predicate: str, object: Entity, actor: s
     audit_record(actor=actor, action="relation_create", user_id=subject.user_id,
                  target_ids={"relation": relation.pk, "subject": subject.public_id, "object": object.public_id})
     return relation
+
+
+@transaction.atomic
+def relation_delete(*, relation: Relation, actor: str) -> int:
+    """Remove a typed edge for good. An end that is a tombstone (a forgotten person kept only because
+    this edge pointed at it) goes too once no edge is left. Returns how many tombstones went."""
+    relation_id, user_id, ends = relation.pk, relation.user_id, [relation.subject_id, relation.object_id]
+    relation.delete()
+    linked = Relation.objects.filter(Q(subject=OuterRef("pk")) | Q(object=OuterRef("pk")))
+    tombstones = Entity.objects.filter(pk__in=ends, deleted_at__isnull=False).exclude(Exists(linked))
+    removed = tombstones.count()
+    tombstones.delete()
+    audit_record(actor=actor, action="relation_delete", user_id=user_id, target_ids={"relation": relation_id},
+                 counts={"relations": 1, "tombstones": removed})
+    return removed

@@ -10,5 +10,6 @@ urlpatterns = [
     path("entities/<str:public_id>/graph", views.entity_graph_view, name="api-entity-graph"),
     path("entities/<str:public_id>/aliases", views.entity_aliases_view, name="api-entity-aliases"),
     path("relations", views.relation_list_view, name="api-relation-list"),
+    path("relations/<int:relation_id>", views.relation_detail_view, name="api-relation-detail"),
     path("contacts/import", views.contacts_import_view, name="api-contacts-import"),
 ]

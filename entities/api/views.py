@@ -15,7 +15,7 @@ from audit.access import actor_name
 from entities import listing
 from entities.api import serializers as s
 from entities.contacts import ContactsFormatError, import_contacts
-from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create
+from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
 from entities.merge import MergeError, entity_merge
 from entities.models import Entity, Relation
 from entities.services import resolve_mention
@@ -125,6 +125,20 @@ def relation_list_view(request):
     paginator = LimitOffsetPagination()
     page = paginator.paginate_queryset(queryset, request)
     return paginator.get_paginated_response(s.RelationOutputSerializer(page, many=True).data)
+
+
+@extend_schema(parameters=[s.UserScopeSerializer], responses={200: s.RelationOutputSerializer, 204: None})
+@api_view(["GET", "DELETE"])
+def relation_detail_view(request, relation_id: int):
+    """One of the user's relations; DELETE removes it for good (audited)."""
+    user_id = scoped_user_id(request, validated(s.UserScopeSerializer, request.query_params.dict())["user_id"])
+    relation = Relation.objects.filter(user_id=user_id, pk=relation_id).select_related("subject", "object").first()
+    if relation is None:
+        raise Http404("No such relation.")
+    if request.method == "GET":
+        return Response(s.RelationOutputSerializer(relation).data)
+    relation_delete(relation=relation, actor=actor_name(request.user))
+    return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _relation_create(request):

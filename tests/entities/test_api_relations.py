@@ -61,3 +61,38 @@ def test_other_users_relations_are_hidden(alice_api, bob_api, people):
                                                "object": sarah.public_id}, format="json")
     assert cross.status_code == 404
     assert Relation.objects.count() == 1
+
+
+def test_delete_relation_removes_it_for_good_with_an_audit_row(alice_api, bob_api, people):
+    sarah, alex = people
+    relation = Relation.objects.get()
+    url = f"/api/v1/relations/{relation.pk}"
+    shown = alice_api.get(url, {"user_id": "alice"}).json()
+    assert (shown["subject"]["name"], shown["predicate"], shown["object"]["name"]) == ("Alex", "partner_of",
+                                                                                       "Sarah Chen")
+    assert bob_api.delete(f"{url}?user_id=bob").status_code == 404  # not bob's
+    assert bob_api.delete(f"{url}?user_id=alice").status_code == 403
+    assert alice_api.delete(f"{url}?user_id=alice").status_code == 204
+    assert not Relation.objects.exists()
+    assert alice_api.get("/api/v1/relations", {"user_id": "alice"}).json()["results"] == []
+    assert alice_api.delete(f"{url}?user_id=alice").status_code == 404
+    event = AuditEvent.objects.get(action="relation_delete")
+    assert (event.target_ids, event.counts) == ({"relation": relation.pk}, {"relations": 1, "tombstones": 0})
+    assert "Sarah" not in str(event.target_ids) + event.reason
+
+
+def test_deleting_the_last_edge_to_a_forgotten_person_removes_the_tombstone(alice_api, people):
+    from entities.models import Entity
+
+    sarah, alex = people
+    forgot = alice_api.post("/api/v1/delete", {"scope": {"user_id": "alice"},
+                                               "filter": {"entity_refs": [sarah.public_id], "hard": True}},
+                            format="json")
+    assert forgot.status_code == 200, forgot.content
+    tombstone = Entity.objects.get(pk=sarah.pk)
+    assert tombstone.deleted_at is not None  # kept: Alex's partner_of edge still points at it
+    relation = Relation.objects.get()
+    assert alice_api.delete(f"/api/v1/relations/{relation.pk}?user_id=alice").status_code == 204
+    assert not Entity.objects.filter(pk=sarah.pk).exists()
+    assert Entity.objects.filter(pk=alex.pk, deleted_at__isnull=True).exists()
+    assert AuditEvent.objects.get(action="relation_delete").counts == {"relations": 1, "tombstones": 1}
