@@ -22,6 +22,9 @@ ROLE_SYNONYMS = {
 }
 # Bare family words mean "my …" ("mom" = "my mother").
 IMPLICIT_POSSESSIVE = {"mother", "father", "manager"}
+# Roles the user names with "the" and means their own: "the client" = "my client". Not "the manager"
+# or "the doctor": a shop's manager or any doctor is as likely.
+DEFINITE_ROLES = {"client", "boss", "landlord"}
 TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir"}
 _PUNCTUATION = re.compile(r"[^\w\s]")
 _SPACES = re.compile(r"\s+")
@@ -30,13 +33,13 @@ _SPACES = re.compile(r"\s+")
 def normalize_name(text: str) -> str:
     """Lowercase, strip punctuation and accents' combining marks, canonicalise role phrases.
 
-    "Sarah C." → "sarah c"; "My Boss" → "my manager"; "mom" → "my mother".
+    "Sarah C." → "sarah c"; "My Boss" → "my manager"; "mom" → "my mother"; "the client" → "my client".
     """
     text = unicodedata.normalize("NFKC", text).casefold()
     text = _PUNCTUATION.sub(" ", text)
     text = _SPACES.sub(" ", text).strip()
     words = text.split(" ")
-    possessive = words[:1] == ["my"]
+    possessive = words[:1] == ["my"] or (words[:1] == ["the"] and " ".join(words[1:]) in DEFINITE_ROLES)
     role = " ".join(words[1:]) if possessive else text
     role = ROLE_SYNONYMS.get(role, role)
     if possessive or role in IMPLICIT_POSSESSIVE:

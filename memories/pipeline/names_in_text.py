@@ -5,6 +5,7 @@ a month or a holiday; a name after "in/to/from" is a place, after "at/for" an or
 """
 import re
 
+from entities.names import DEFINITE_ROLES
 from memories.pipeline.base import Mention
 
 # Role word → relation predicate (the named person —predicate→ the other side).
@@ -44,7 +45,8 @@ _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|near|visit(?:ing)?)\s+$", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined)\s+$", re.IGNORECASE)
 _ROLE = re.compile(
-    r"\b(?:my|our) (" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + r")\b"
+    r"\b(?:(?:my|our) (?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + r")"
+    r"|the (?P<definite>" + "|".join(sorted(DEFINITE_ROLES)) + r"))\b"
     r"(?:,? (?P<next>(?-i:[A-Z])[\w'’\-]*))?", re.IGNORECASE,
 )
 
@@ -70,6 +72,7 @@ def named_mentions(text: str) -> list[Mention]:
 
 
 def role_mentions(text: str) -> list[Mention]:
-    """Role phrases standing alone ("lunch with my boss"); "my sister Emma" names her instead."""
-    return [Mention(f"my {m.group(1).lower()}") for m in _ROLE.finditer(text)
+    """Role phrases standing alone ("lunch with my boss", "call the client"); "my sister Emma" names
+    her instead."""
+    return [Mention(f"my {(m.group('role') or m.group('definite')).lower()}") for m in _ROLE.finditer(text)
             if not (m.group("next") and is_name(m.group("next")))]

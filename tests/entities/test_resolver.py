@@ -10,6 +10,9 @@ def test_normalize_name_handles_case_punctuation_and_roles():
     assert normalize_name("My Boss") == "my manager"
     assert normalize_name("my manager") == "my manager"
     assert normalize_name("Mom") == "my mother"
+    assert normalize_name("the client") == "my client"
+    assert normalize_name("The Boss") == "my manager"
+    assert normalize_name("the manager") == "the manager"  # a shop's, as likely as the user's
 
 
 def test_exact_normalized_and_alias(db):

@@ -69,6 +69,19 @@ def test_unresolved_role_phrases_are_logged(run):
     assert (logged.mention, logged.session_id, logged.reason) == ("my cousin", "s1", "role_unknown")
 
 
+def test_the_client_is_the_users_client(run):
+    from memories.pipeline.names_in_text import role_mentions
+
+    assert [m.text for m in role_mentions("Meeting with the client next Tuesday")] == ["my client"]
+    assert role_mentions("call the client Nordwind") == []  # names the client instead
+    assert role_mentions("ask the manager for a refund") == []
+    run("Nordwind is my client")
+    run("Meeting with the client next Tuesday", session_id="s2")
+    nordwind = people().get(canonical_name="Nordwind")
+    assert EntityMention.objects.filter(entity=nordwind, session_id="s2").exists()
+    assert not UnresolvedReference.objects.filter(user_id="alice").exists()
+
+
 def test_each_resolved_person_is_recorded_as_mentioned_in_the_session(run):
     run("Alex is Sarah's partner", session_id="s1")
     run("lunch with Sarah Thursday", session_id="s2")
