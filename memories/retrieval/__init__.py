@@ -4,7 +4,7 @@
 2. collect candidates: full-text (lexical.py), pgvector cosine (semantic.py, when semantic
    retrieval is on and its canary passed) and the entity graph (graph.py);
 3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
-The query is embedded on a worker thread (torch releases the GIL) while this thread does the
+The query is embedded on a worker thread while this thread does the
 database work that needs no vector: entity mentions, the graph walk and, when keywords settle
 the gate, the full-text candidates. Without a keyword the vector's nearest centroid decides the
 gate, so full text waits for it: fetched under a guessed gate it had to be fetched again whenever

@@ -69,7 +69,8 @@ WHERE e.user_id = %(user_id)s AND split_part(e.normalized_name, ' ', 1) = ANY(%(
 UNION
 SELECT split_part(a.normalized, ' ', 1) FROM entities_alias a JOIN entities_entity e ON e.id = a.entity_id
 WHERE a.user_id = %(user_id)s AND split_part(a.normalized, ' ', 1) = ANY(%(candidates)s)
-  AND position(' ' IN a.normalized) > 0 AND a.normalized NOT LIKE 'my %%' AND e.deleted_at IS NULL AND e.kind <> %(self)s
+  AND position(' ' IN a.normalized) > 0 AND a.normalized NOT LIKE 'my %%'
+  AND e.deleted_at IS NULL AND e.kind <> %(self)s
 """
 
 
@@ -131,8 +132,10 @@ def graph_candidates(eligible: Eligible, reached: list, *, query_vector,
     params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
               "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity")}
     if query_vector is not None:
-        order = "coalesce(m.embedding <=> %(vector)s::vector, 1.0) + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
-        params.update(vector=vector_literal(query_vector), penalty=recall_setting("memory_retrieval.graph_depth_penalty"))
+        order = ("coalesce(m.embedding <=> %(vector)s::vector, 1.0) + %(penalty)s * pool.depth,"
+                 " m.importance DESC, m.id DESC")
+        params.update(vector=vector_literal(query_vector),
+                      penalty=recall_setting("memory_retrieval.graph_depth_penalty"))
     else:
         order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
     with connection.cursor() as cursor:
