@@ -64,6 +64,10 @@ def test_the_embedded_server_runs_with_the_tuned_settings(db):
 def test_timestamps_read_back_as_the_aware_datetimes_written(db):
     from datetime import datetime, timedelta, timezone
 
+    from psycopg.pq import Format
+
+    from recall_site.timestamps import TIMESTAMPTZ
+
     from memories.models import Memory
     from tests.factories import memory
 
@@ -77,3 +81,6 @@ def test_timestamps_read_back_as_the_aware_datetimes_written(db):
     with connection.cursor() as cursor:
         cursor.execute("SELECT last_reinforced_at FROM memories_memory WHERE id = %s", [row.pk])
         assert cursor.fetchone()[0] == written
+        # ... parsed by psycopg's C loader (recall_site.timestamps), not Django's pure-Python one
+        loader = cursor.cursor.adapters.get_loader(TIMESTAMPTZ, Format.TEXT)
+        assert loader.__module__ == "recall_site.timestamps"
