@@ -173,5 +173,6 @@ def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
 
 
 def embed_query(text: str) -> list[float]:
-    """A search query's unit vector: `embed_texts([text])[0]`, possibly from the bfloat16 trace (cosine ≥ 0.999)."""
+    """One text's unit vector (a search query; a message being tagged): `embed_texts([text])[0]`, possibly
+    from the bfloat16 trace (cosine ≥ 0.999)."""
     return get_model().forward([text], query=True)[0].tolist()
