@@ -72,16 +72,14 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical}
-    similarities = {}
     if query_vector is not None:
         nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
-        similarities = dict(nearest)
     candidates["graph"], hop_paths = graph_candidates(eligible, reached, query_vector=query_vector,
                                                       limit=per_retriever)
     fused = fuse(candidates)
     hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     similarities=similarities)
+                     query_vector=query_vector)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),

@@ -175,6 +175,23 @@ def test_near_duplicates_are_suppressed(alice_api, remember):
     assert [hit["id"] for hit in result["results"]] == [first.pk]
 
 
+def test_a_close_match_outranks_fresher_weak_ones(alice_api, recall_config, remember):
+    pasteis = remember("Loved the pasteis de nata in Lisbon", type="event", age_days=10)
+    weak = [remember(text, type="event").pk for text in (
+        "Likes flat white coffee with oat milk", "Alex is worried about the apartment move to Hamburg",
+        "Tom is moving to Hamburg in the autumn")]
+
+    def ranked():
+        result = search(alice_api, "what did I enjoy eating in Lisbon")
+        return [hit["id"] for hit in result["results"]], result["results"]
+
+    order, hits = ranked()
+    assert order[0] == pasteis.pk and set(order[1:]) <= set(weak)
+    assert "cos " in hits[0]["explanation"]["text"]
+    recall_config({"memory_retrieval": {"similarity_weight": 0}})  # fused ranks alone: freshness decides
+    assert ranked()[0][-1] == pasteis.pk
+
+
 def test_search_works_on_text_and_graph_with_semantic_off(alice_api, recall_config, db, remember):
     recall_config({"memory_semantic": {"enabled": False, "rerank_enabled": False}})
     sarah = factories.person("alice", "Sarah Chen")
