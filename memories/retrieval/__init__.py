@@ -23,7 +23,7 @@ from memories.retrieval.gating import query_gate
 from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, resolve_entities
 from memories.retrieval.lexical import lexical_candidates, query_lexemes
 from memories.retrieval.ranking import Hit, fuse, rank_hits
-from memories.retrieval.semantic import semantic_candidates
+from memories.retrieval.semantic import semantic_candidates, vector_literal
 from recall_site.config import recall_setting
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
@@ -72,14 +72,14 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical}
-    if query_vector is not None:
-        nearest = semantic_candidates(eligible, query_vector, per_retriever, user_id=user_id, enough=limit)
+    vector = None if query_vector is None else vector_literal(query_vector)
+    if vector is not None:
+        nearest = semantic_candidates(eligible, vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
-    candidates["graph"], hop_paths = graph_candidates(eligible, reached, query_vector=query_vector,
-                                                      limit=per_retriever)
+    candidates["graph"], hop_paths = graph_candidates(eligible, reached, query_vector=vector, limit=per_retriever)
     fused = fuse(candidates)
     hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     query_vector=query_vector)
+                     query_vector=vector)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),

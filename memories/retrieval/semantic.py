@@ -22,8 +22,9 @@ MAX_EF_SEARCH = 1000  # pgvector's upper bound
 
 
 def vector_literal(vector) -> str:
-    """The query vector as pgvector text ('[0.1,0.2,…]'), cast with ::vector in SQL."""
-    return Vector(list(vector)).to_text()
+    """The query vector as pgvector text ('[0.1,0.2,…]'), cast with ::vector in SQL. Text already in that
+    form passes through: a search formats its vector once (~0.3 ms) for all the queries that use it."""
+    return vector if isinstance(vector, str) else Vector(list(vector)).to_text()
 
 
 def nearest(eligible: Eligible, query_vector, limit: int) -> tuple[str, dict]:
