@@ -60,7 +60,7 @@ class Hit:
 
 
 def fuse(candidates: dict[str, list[int]]) -> dict[int, tuple[float, dict[str, int]]]:
-    """memory id → (relevance 0..1, {retriever: 1-based rank})."""
+    """memory id → (fused rank score 0..1, {retriever: 1-based rank})."""
     k = recall_setting("memory_retrieval.rrf_k")
     active = [name for name, ids in candidates.items() if ids] or ["none"]
     best_possible = len(active) / (k + 1)
