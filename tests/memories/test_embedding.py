@@ -51,3 +51,11 @@ def test_stored_texts_get_sentence_transformers_vectors_and_queries_agree_with_t
     queries = np.array([embedding.embed_query(text) for text in texts])
     assert (queries * expected).sum(axis=1).min() >= embedding.QUERY_MIN_COSINE
     assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-5)
+
+
+def test_queries_stay_on_float32_when_the_bfloat16_trace_disagrees(monkeypatch):
+    from memories import embedding
+
+    monkeypatch.setattr(embedding, "QUERY_MIN_COSINE", 1.01)  # no reduced-precision vector can agree
+    encoder = embedding.Encoder(embedding.get_model().model)
+    assert encoder.query_traced is encoder.traced
