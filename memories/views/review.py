@@ -87,8 +87,8 @@ def review_pin(request, pk):
 
 @console_view
 def review_badge(request):
-    """The navigation's review count, refreshed after each in-place action."""
-    return render(request, "memories/_review_badge.html", {"review_count": review_count(request.acting_user_id)})
+    """The navigation badge's count (swapped into it) after each in-place action."""
+    return render(request, "memories/_review_count.html", {"review_count": review_count(request.acting_user_id)})
 
 
 @console_view

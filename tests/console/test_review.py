@@ -22,6 +22,15 @@ def test_queue_shows_items_with_provenance_and_reason(alice_client, review_item,
     assert "surprise party" not in page
 
 
+def test_the_badge_refresh_returns_the_users_count_for_the_badge_to_keep(alice_client, review_item, bob_secret):
+    page = alice_client.get("/review/").content.decode()
+    assert 'id="review-badge"' in page and 'hx-swap="innerHTML"' in page  # the badge stays, its count changes
+    assert alice_client.get("/review/badge/", **HTMX).content.decode() == (
+        '<span aria-label="1 waiting for review">1</span>')  # bob's item is not counted
+    alice_client.post(f"/review/memory/{review_item.pk}/approve/", **HTMX)
+    assert alice_client.get("/review/badge/", **HTMX).content.decode() == ""
+
+
 def test_empty_queue_explains_what_will_appear(alice_client):
     page = alice_client.get("/review/").content.decode()
     assert "Nothing to confirm." in page and "No open questions." in page
