@@ -2,7 +2,9 @@
 
 The walk follows relations in both directions (Sarah reaches Alex through
 "alex partner_of sarah"), never revisits a node on the same path (cycle-safe),
-and never enters a tombstoned entity.
+and never enters a tombstoned entity. It reaches the user's own entity but never
+walks on through it: "me" is related to everyone and links nothing topically
+(Sarah → me → my dentist is no path).
 """
 from dataclasses import dataclass
 
@@ -14,12 +16,12 @@ from entities.models import Entity, Relation
 # subject) through the (user_id, subject) / (user_id, object) indexes: a few index probes per node
 # instead of scanning all the user's relations at every depth.
 _WALK_SQL = """
-WITH RECURSIVE walk (entity_id, depth, node_path, relation_path, forward_path) AS (
-    SELECT id, 0, ARRAY[id], ARRAY[]::bigint[], ARRAY[]::boolean[]
+WITH RECURSIVE walk (entity_id, is_self, depth, node_path, relation_path, forward_path) AS (
+    SELECT id, kind = 'self', 0, ARRAY[id], ARRAY[]::bigint[], ARRAY[]::boolean[]
     FROM entities_entity
     WHERE user_id = %(user_id)s AND id = ANY(%(start_ids)s) AND deleted_at IS NULL
     UNION ALL
-    SELECT e.target_id, w.depth + 1, w.node_path || e.target_id, w.relation_path || e.relation_id,
+    SELECT e.target_id, node.kind = 'self', w.depth + 1, w.node_path || e.target_id, w.relation_path || e.relation_id,
            w.forward_path || e.forward
     FROM walk w
     CROSS JOIN LATERAL (
@@ -32,9 +34,9 @@ WITH RECURSIVE walk (entity_id, depth, node_path, relation_path, forward_path) A
           AND (valid_to IS NULL OR valid_to > now())
     ) AS e
     JOIN entities_entity node ON node.id = e.target_id AND node.deleted_at IS NULL
-    WHERE w.depth < %(hop)s AND NOT e.target_id = ANY(w.node_path)
+    WHERE w.depth < %(hop)s AND NOT w.is_self AND NOT e.target_id = ANY(w.node_path)
 )
-SELECT entity_id, depth, node_path, relation_path, forward_path FROM walk
+SELECT entity_id, is_self, depth, node_path, relation_path, forward_path FROM walk
 """
 
 
@@ -55,6 +57,7 @@ class Reached:
     depth: int
     node_path: tuple[int, ...]
     steps: tuple[Step, ...]
+    is_self: bool = False  # the user's own entity: reached, but never walked through
 
 
 def _walk_rows(user_id: str, entity_ids, hop: int) -> list[Reached]:
@@ -65,8 +68,8 @@ def _walk_rows(user_id: str, entity_ids, hop: int) -> list[Reached]:
         cursor.execute(_WALK_SQL, {"user_id": user_id, "start_ids": ids, "hop": max(int(hop), 0)})
         rows = cursor.fetchall()
     return [
-        Reached(entity_id, depth, tuple(nodes), tuple(Step(r, f) for r, f in zip(relations, forwards)))
-        for entity_id, depth, nodes, relations, forwards in rows
+        Reached(entity_id, depth, tuple(nodes), tuple(Step(r, f) for r, f in zip(relations, forwards)), is_self)
+        for entity_id, is_self, depth, nodes, relations, forwards in rows
     ]
 
 

@@ -22,12 +22,14 @@ def half_life_for(memory_type: str, domain: str) -> float:
 
 
 def freshness(*, confidence: float, half_life_days: float, last_reinforced_at: datetime, now: datetime,
-              pinned: bool = False, stale_person: bool = False) -> float:
-    """Decayed score in 0..1. Pinned memories do not decay; events about a person
-    not mentioned for `decay.stale_person_days` decay `stale_person_decay_multiplier` times faster."""
+              pinned: bool = False, stale_person: bool = False, event_at: datetime | None = None) -> float:
+    """Decayed score in 0..1. Pinned memories do not decay; a dated event ages from its own date when that
+    is later than its last reinforcement (an appointment next Thursday is fresh until then); events about a
+    person not mentioned for `decay.stale_person_days` decay `stale_person_decay_multiplier` times faster."""
     if pinned:
         return confidence
-    age_days = max((now - last_reinforced_at).total_seconds() / 86400.0, 0.0)
+    since = max(last_reinforced_at, event_at) if event_at else last_reinforced_at
+    age_days = max((now - since).total_seconds() / 86400.0, 0.0)
     half_life = max(half_life_days, 0.001)
     if stale_person:
         half_life /= float(recall_setting("decay.stale_person_decay_multiplier"))
@@ -42,6 +44,7 @@ def memory_freshness(memory, now: datetime, stale_person: bool = False) -> float
         now=now,
         pinned=memory.pinned,
         stale_person=stale_person,
+        event_at=memory.valid_from if memory.type == MemoryType.EVENT else None,
     )
 
 

@@ -11,7 +11,8 @@ from memories.decay import memory_freshness, stale_person_memory_ids
 from memories.models import Memory, MemoryHistory, MemoryType, Status
 from recall_site.config import recall_setting
 
-FRESHNESS_FIELDS = ("pk", "user_id", "confidence", "half_life_days", "last_reinforced_at", "pinned")
+FRESHNESS_FIELDS = ("pk", "user_id", "type", "confidence", "half_life_days", "last_reinforced_at", "valid_from",
+                    "pinned")
 SYSTEM_ACTOR = "system"
 
 

@@ -84,7 +84,8 @@ def turn_retrieval(user_id: str, session_id: str, message: str) -> TurnResult:
         return TurnResult(skip_reason="short_input")
     if _last_injection_within_cooldown(user_id, session_id):
         return TurnResult(skip_reason="cooldown")
-    outcome = search_memories(user_id=user_id, query=message, session_id=session_id)
+    outcome = search_memories(user_id=user_id, query=message, session_id=session_id,
+                              freshness_weight=recall_setting("memory_retrieval.turn_freshness_weight"))
     recent = _recently_injected(user_id, session_id)
     hits = [hit for hit in outcome.hits if hit.memory.pk not in recent]
     if not hits:

@@ -61,6 +61,11 @@ def _gated_indexes(query_domain: str) -> list[models.Index]:
     ]
 
 
+# Review reasons of confident memories that wait only for a person's confirmation (auto memories, auto-pins):
+# searchable meanwhile, marked unreviewed. Doubtful ones (inferred, ambiguous_entity, ...) stay out of search.
+SEARCHABLE_REVIEW_REASONS = ("auto_memory", "auto_pinned")
+
+
 class Scope(models.TextChoices):
     USER_GLOBAL = "user_global", "User global"
     SESSION_LOCAL = "session_local", "Session local"

@@ -4,10 +4,11 @@
 - `auto_memory_min_confidence` → candidates below it are rejected;
 - `require_confirmation_for_auto_memory` → stored with needs_review, review_reason auto_memory;
 - `auto_pin_min_importance` → pinned; with `auto_pin_requires_review` also needs_review (auto_pinned),
-  which keeps it out of the startup digest until approved.
+  which keeps it out of the startup digest until approved (a doubtful reason, e.g. ambiguous_entity, is kept).
+Memories waiting only for confirmation or auto-pin review are searchable meanwhile (retrieval/eligible.py).
 Other sources (manual_tool, import) and inferred patterns are not gated here.
 """
-from memories.models import Source
+from memories.models import SEARCHABLE_REVIEW_REASONS, Source
 from memories.pipeline.base import Candidate, IngestContext, Rejected
 from recall_site.config import recall_setting
 
@@ -28,4 +29,6 @@ def apply_auto_memory_policy(candidate: Candidate, context: IngestContext) -> No
     if candidate.importance >= memory["auto_pin_min_importance"]:
         candidate.pinned = True
         if memory["auto_pin_requires_review"]:
-            candidate.needs_review, candidate.review_reason = True, "auto_pinned"
+            doubtful = candidate.needs_review and candidate.review_reason not in SEARCHABLE_REVIEW_REASONS
+            candidate.needs_review = True
+            candidate.review_reason = candidate.review_reason if doubtful else "auto_pinned"

@@ -3,7 +3,7 @@
 1. gate the query (gating.py): its domain narrows the memory domains and sets min_confidence;
 2. collect candidates: full-text (lexical.py), pgvector cosine (semantic.py, when semantic
    retrieval is on and its canary passed) and the entity graph (graph.py);
-3. fuse and rank by relevance × freshness × importance with caps (ranking.py).
+3. fuse and rank relevance first, freshness and importance ordering similar matches (ranking.py).
 The query is embedded on a worker thread while this thread does the
 database work that needs no vector: entity mentions, the graph walk and, when keywords settle
 the gate, the full-text candidates. Without a keyword the vector's nearest centroid decides the
@@ -21,8 +21,8 @@ from memories.readiness import semantic_retrieval_ready
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, resolve_entities
-from memories.retrieval.lexical import lexical_candidates, query_lexemes
-from memories.retrieval.ranking import Hit, fuse, rank_hits
+from memories.retrieval.lexical import lexeme_weights, lexical_candidates, query_lexemes
+from memories.retrieval.ranking import Hit, rank_hits
 from memories.retrieval.semantic import semantic_candidates, vector_literal
 from recall_site.config import recall_setting
 
@@ -45,7 +45,8 @@ class SearchOutcome:
 
 def search_memories(*, user_id: str, query: str, session_id: str | None = None, entities=(), hop=None,
                     types=None, domains=None, min_confidence=None, include_all_domains: bool = False,
-                    limit=None) -> SearchOutcome:
+                    limit=None, freshness_weight: float | None = None) -> SearchOutcome:
+    """An explicit question's search; per-turn retrieval passes its own (larger) freshness_weight."""
     retrieval = recall_setting("memory_retrieval")
     semantic = semantic_retrieval_ready()
     pending = _embedder.submit(_query_vector, query) if semantic else None
@@ -59,7 +60,10 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     settled = guess.method == "keywords" or not semantic
     eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
     lexemes = query_lexemes(query)
-    lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=semantic) if settled else None
+    weights = lexical = None
+    if settled:
+        weights = lexeme_weights(eligible, lexemes, drop_common=semantic)
+        lexical = lexical_candidates(eligible, weights, per_retriever)
     query_vector = pending.result() if pending else None
     gate = guess
     if query_vector is not None and not settled:
@@ -67,8 +71,9 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     moved = (gate.domains, gate.min_confidence) != (guess.domains, guess.min_confidence)
     if moved:
         eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=gate, types=types)
-    if lexical is None or moved or semantic != (query_vector is not None):
-        lexical = lexical_candidates(eligible, lexemes, per_retriever, all_lexemes=query_vector is not None)
+    if weights is None or moved or semantic != (query_vector is not None):
+        weights = lexeme_weights(eligible, lexemes, drop_common=query_vector is not None)
+        lexical = lexical_candidates(eligible, weights, per_retriever)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical}
@@ -76,14 +81,25 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     if vector is not None:
         nearest = semantic_candidates(eligible, vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
-    candidates["graph"], hop_paths = graph_candidates(eligible, reached, query_vector=vector, limit=per_retriever)
-    fused = fuse(candidates)
-    hits = rank_hits(fused, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     query_vector=vector)
+    found = {pk for ids in candidates.values() for pk in ids}
+    candidates["graph"], hop_paths = graph_candidates(
+        eligible, reached, query_vector=vector, limit=per_retriever, found_ids=found,
+        min_similarity=_graph_floor(retrieval, nearest if vector is not None else []))
+    if freshness_weight is None:
+        freshness_weight = retrieval["freshness_weight"]
+    hits = rank_hits(candidates, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
+                     query_vector=vector, lexeme_weights=weights, freshness_weight=freshness_weight)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),
     )
+
+
+def _graph_floor(retrieval: dict, nearest: list[tuple[int, float]]) -> float:
+    """The similarity a graph candidate needs: graph_min_similarity, and within graph_similarity_margin of the
+    best semantic match (graph.py)."""
+    best = max((similarity for _, similarity in nearest), default=0.0)
+    return max(retrieval["graph_min_similarity"], best - retrieval["graph_similarity_margin"])
 
 
 def _query_vector(query: str):

@@ -7,7 +7,7 @@ themselves take a fraction of that once the indexes answer them.
 """
 from dataclasses import dataclass
 
-from memories.models import Scope, Status
+from memories.models import SEARCHABLE_REVIEW_REASONS, Scope, Status
 from memories.retrieval.gating import Gate
 
 
@@ -36,8 +36,9 @@ class Eligible:
 def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=None) -> Eligible:
     """Active, confirmed memories of `user_id` visible in the session, in the gate's domains and confidence.
 
-    Superseded and expired rows are out (status), as are memories still awaiting
-    review; session_local rows only appear inside their own session; sensitive
+    Superseded and expired rows are out (status), as are doubtful memories awaiting
+    review (inferences, an ambiguous person); confident ones waiting only for confirmation
+    or auto-pin review are in (SEARCHABLE_REVIEW_REASONS). session_local rows only appear inside their own session; sensitive
     rows need the sensitive confidence floor regardless of the filters.
     """
     params = {
@@ -47,8 +48,10 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
     # Listed as literals, not an array parameter: the gate's `domain IN (...)` is then the predicate of
     # that gate's partial HNSW index (memories.models), which the planner can only match this way.
     domains = _listed(params, "eligible_domain", gate.domains)
+    reviewable = _listed(params, "eligible_review", SEARCHABLE_REVIEW_REASONS)
     conditions = [
-        "m.user_id = %(eligible_user_id)s", "m.status = %(eligible_active)s", "NOT m.needs_review",
+        "m.user_id = %(eligible_user_id)s", "m.status = %(eligible_active)s",
+        f"(NOT m.needs_review OR m.review_reason IN ({reviewable}))",
         f"m.domain IN ({domains})", "m.confidence >= %(eligible_min_confidence)s",
         "NOT (m.sensitive AND m.confidence < %(eligible_sensitive_min)s)",
     ]

@@ -5,6 +5,19 @@ entity names and aliases (and first names), then resolved with the pipeline's
 resolver. The walk (entities.selectors.graph_walk) follows relations up to
 `hop` hops; memories linked to reached entities become candidates, ordered by
 closeness to the query plus a penalty per hop.
+
+A memory of a person named in the query must relate to the query, not just to
+that person: with a query vector its cosine similarity to the question must reach
+`graph_min_similarity` and come within `graph_similarity_margin` of the best
+semantic match's. Memories of people reached through a relation join as they are
+("how is Tom's family doing" → Tom's daughter's birthday): that is what the
+walk is for, and the per-hop penalty orders them after the named person's. A person named
+in hundreds of memories (a hub) would otherwise contribute their newest ones
+whatever the topic: the name alone gives an unrelated memory ~0.4 against a
+question naming that person, where the memory that answers it scores 0.65-0.85. The pool per reached entity is its newest
+`graph_memories_per_entity` memories plus those of the lexical and semantic
+candidates linked to it, so an old memory about the question still earns the
+graph's agreement.
 """
 import re
 from dataclasses import dataclass
@@ -97,49 +110,62 @@ def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]
 
 
 def graph_reach(user_id: str, start_entities, hop: int) -> list:
-    """The live entities within `hop` hops (entities.selectors.Reached, nearest first), bounded for
-    hub entities to the nearest `graph_max_entities`. Needs no query vector."""
+    """The live entities within `hop` hops (entities.selectors.Reached, nearest first) but the user's own,
+    bounded for hub entities to the nearest `graph_max_entities`. Needs no query vector."""
     limit = recall_setting("memory_retrieval.graph_max_entities")
-    return graph_walk(user_id, [entity.pk for entity in start_entities], hop)[:limit]
+    reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)
+    return [r for r in reached if not r.is_self][:limit]  # the user's own memories are all of them
 
 
-# The reached entities' pooled memories: each entity's `per_entity` newest linked memories, each
-# memory once, with its nearest reached entity (the earlier one in `reached` order on a tie).
+# The reached entities' pooled memories: each entity's `per_entity` newest linked memories and its
+# linked ones among the other retrievers' candidates (`found_ids`), each memory once, with its nearest
+# reached entity (the earlier one in `reached` order on a tie).
 _POOL_SQL = """
 JOIN (
     SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth
     FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
          AS reached(entity_id, depth, position)
     CROSS JOIN LATERAL (
+        (SELECT memory_id FROM memories_memoryentity
+         WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s)
+        UNION
         SELECT memory_id FROM memories_memoryentity
-        WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s
+        WHERE entity_id = reached.entity_id AND memory_id = ANY(%(found_ids)s)
     ) AS linked
     ORDER BY linked.memory_id, reached.depth, reached.position
 ) AS pool ON pool.memory_id = m.id
 """
 
 
-def graph_candidates(eligible: Eligible, reached: list, *, query_vector,
-                     limit: int) -> tuple[list[int], dict[int, str]]:
-    """(memory ids, hop path per memory): the reached entities' pooled memories that pass the gate, best first.
+def graph_candidates(eligible: Eligible, reached: list, *, query_vector, limit: int, found_ids=(),
+                     min_similarity: float = 0.0) -> tuple[list[int], dict[int, str]]:
+    """(memory ids, hop path per memory): the reached entities' pooled memories that pass the gate and relate to
+    the query, best first.
 
     Ordered by cosine distance to the query plus a penalty per hop (or by hop,
-    then importance and recency, without a query vector). One query: the pool,
-    the gate and the order all run in the database.
+    then importance and recency, without a query vector). With a vector, the named
+    entities' own memories need `min_similarity`; a memory not embedded yet counts as
+    just similar enough. One query: the pool, the gate, the
+    similarity floor and the order all run in the database.
     """
     if not reached:
         return [], {}
     params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
-              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity")}
+              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity"),
+              "found_ids": list(found_ids)}
+    where = ""
     if query_vector is not None:
-        order = ("coalesce(m.embedding <=> %(vector)s::vector, 1.0) + %(penalty)s * pool.depth,"
-                 " m.importance DESC, m.id DESC")
+        distance = "coalesce(m.embedding <=> %(vector)s::vector, %(max_distance)s)"
+        where = f"(pool.depth > 0 OR {distance} <= %(max_distance)s)"
+        order = f"{distance} + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
         params.update(vector=vector_literal(query_vector),
+                      max_distance=1.0 - min_similarity,
                       penalty=recall_setting("memory_retrieval.graph_depth_penalty"))
     else:
         order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
     with connection.cursor() as cursor:
-        cursor.execute(*eligible.query("m.id, pool.entity_id", join=_POOL_SQL, order=order, limit=limit, **params))
+        cursor.execute(*eligible.query("m.id, pool.entity_id", join=_POOL_SQL, where=where, order=order,
+                                       limit=limit, **params))
         via = dict(cursor.fetchall())
     return list(via), _hop_paths(reached, via) if via else {}
 

@@ -1,16 +1,25 @@
-"""Fuse the retrievers' candidate lists and rank: relevance × freshness × importance.
+"""Fuse the retrievers' candidate lists and rank relevance first.
 
 Relevance starts from reciprocal-rank fusion (Σ 1 / (rrf_k + rank)) scaled to
 0..1, which rewards agreement between retrievers but barely separates ranks
 within one (with rrf_k 60, first and tenth differ by 13 %). With a query vector,
 each candidate's cosine similarity to the query, relative to the best
 candidate's, is blended in with `memory_retrieval.similarity_weight` (the
-semantic rerank): a close match is no longer outranked by a weak one that is
-merely fresher. Freshness is memories.decay.memory_freshness (confidence ×
-0.5^(age/half-life)); importance weighs in as floor + (1 − floor) × importance.
-Memories decayed below the retrieval floor are dropped, near-duplicates of a
-better hit are suppressed, and the caps (limit, max_memories, max_chars) are
-applied in rank order.
+semantic rerank).
+
+Freshness (memories.decay.memory_freshness: confidence × 0.5^(age/half-life)) and
+importance (floor + (1 − floor) × importance) then order memories of similar
+relevance without burying the best match, as the seed asks ("ranks lower in
+retrieval unless the query closely matches it"):
+
+    score = relevance × (1 − w + w × freshness × importance)
+
+with w = `memory_retrieval.freshness_weight` for an explicit question and the
+larger `turn_freshness_weight` for proactive per-turn injection. A three-month-old
+close match keeps at least 1 − w of its relevance, so a weak match must be far
+fresher *and* nearly as relevant to pass it. Memories decayed below the retrieval
+floor are dropped (expired), near-duplicates of a better hit are suppressed, and
+the caps (limit, max_memories, max_chars) are applied in rank order.
 """
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,6 +32,7 @@ from rapidfuzz import fuzz
 from entities.models import EntityKind
 from memories.decay import memory_freshness
 from memories.models import MEMORY_ROW_FIELDS, Memory, MemoryType
+from memories.retrieval.lexical import weighted_match
 from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
@@ -59,19 +69,13 @@ class Hit:
     explanation: str = ""
 
 
-def fuse(candidates: dict[str, list[int]]) -> dict[int, tuple[float, dict[str, int]]]:
-    """memory id → (fused rank score 0..1, {retriever: 1-based rank})."""
-    k = recall_setting("memory_retrieval.rrf_k")
-    active = [name for name, ids in candidates.items() if ids] or ["none"]
-    best_possible = len(active) / (k + 1)
+def found_ranks(candidates: dict[str, list[int]]) -> dict[int, dict[str, int]]:
+    """memory id → {retriever: 1-based rank in that retriever's list}."""
     ranks: dict[int, dict[str, int]] = {}
     for name, ids in candidates.items():
         for rank, memory_id in enumerate(ids, start=1):
             ranks.setdefault(memory_id, {})[name] = rank
-    return {
-        memory_id: (sum(1.0 / (k + rank) for rank in found.values()) / best_possible, found)
-        for memory_id, found in ranks.items()
-    }
+    return ranks
 
 
 class Candidate(NamedTuple):
@@ -79,17 +83,28 @@ class Candidate(NamedTuple):
 
     pk: int
     content: str
+    type: str
     confidence: float
     importance: float
     half_life_days: float
     reinforced_epoch: float
+    valid_from_epoch: float | None
     pinned: bool
     stale_person: bool
     similarity: float | None  # cosine similarity to the query vector (None: no vector, or not embedded yet)
+    lexical: float  # summed rarity of the query's lexemes it holds (retrieval.lexical.weighted_match)
 
     @property
     def last_reinforced_at(self) -> datetime:
-        return datetime.fromtimestamp(self.reinforced_epoch, tz=dt_timezone.utc)
+        return _from_epoch(self.reinforced_epoch)
+
+    @property
+    def valid_from(self) -> datetime | None:
+        return None if self.valid_from_epoch is None else _from_epoch(self.valid_from_epoch)
+
+
+def _from_epoch(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, tz=dt_timezone.utc)
 
 
 # The ranking columns of the fused candidates, in one round trip; an event tagged with a person not
@@ -97,8 +112,8 @@ class Candidate(NamedTuple):
 # The time comes as epoch seconds: parsing a timestamp costs ~10 µs of Python per value, and a
 # search ranks 100-150 candidates.
 _CANDIDATES_SQL = """
-SELECT m.id, m.content, m.confidence, m.importance, m.half_life_days, extract(epoch FROM m.last_reinforced_at)::float,
-       m.pinned,
+SELECT m.id, m.content, m.type, m.confidence, m.importance, m.half_life_days,
+       extract(epoch FROM m.last_reinforced_at)::float, extract(epoch FROM m.valid_from)::float, m.pinned,
        m.type = %(event)s AND EXISTS (
            SELECT 1 FROM memories_memoryentity link
            JOIN entities_entity entity ON entity.id = link.entity_id
@@ -106,7 +121,7 @@ SELECT m.id, m.content, m.confidence, m.importance, m.half_life_days, extract(ep
              AND (entity.last_mentioned_at < %(cutoff)s
                   OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
        ),
-       1 - (m.embedding <=> %(vector)s::vector)
+       1 - (m.embedding <=> %(vector)s::vector), {lexical}
 FROM memories_memory m
 WHERE m.id = ANY(%(ids)s)
 """
@@ -119,33 +134,35 @@ WHERE m.id = ANY(%(ids)s)
 """
 
 
-def _candidates(memory_ids: list[int], now: datetime, query_vector) -> list[Candidate]:
+def _candidates(memory_ids: list[int], now: datetime, query_vector, lexeme_weights: dict) -> list[Candidate]:
     cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
     params = {"ids": memory_ids, "cutoff": cutoff, "event": MemoryType.EVENT.value,
               "person": EntityKind.PERSON.value,
               "vector": None if query_vector is None else vector_literal(query_vector)}
+    sql = _CANDIDATES_SQL.replace("{lexical}", weighted_match(lexeme_weights, params))
     with connection.cursor() as cursor:
-        cursor.execute(_CANDIDATES_SQL, params)
+        cursor.execute(sql, params)
         return [Candidate(*row) for row in cursor.fetchall()]
 
 
-def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, max_chars: int,
-              query_vector=None) -> list[Hit]:
-    """Score every fused candidate, keep the best within the caps, then load those memories in full."""
+def rank_hits(candidates: dict[str, list[int]], hop_paths: dict[int, str], *, now: datetime, limit: int,
+              max_chars: int, query_vector=None, lexeme_weights=None, freshness_weight: float) -> list[Hit]:
+    """Score every candidate, keep the best within the caps, then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
-    candidates = _candidates(list(fused), now, query_vector) if fused else []
-    rerank = _similarity_blend(candidates)
+    found = found_ranks(candidates)
+    rows = _candidates(list(found), now, query_vector, lexeme_weights or {}) if found else []
+    relevance_of = _relevance(rows, graph_found={pk for pk in candidates.get("graph", ())})
     hits = []
-    for candidate in candidates:
-        freshness = memory_freshness(candidate, now, stale_person=candidate.stale_person)
+    for row in rows:
+        freshness = memory_freshness(row, now, stale_person=row.stale_person)
         if freshness < floor:
             continue
-        fusion, found = fused[candidate.pk]
-        relevance = rerank(fusion, candidate.similarity)
-        score = relevance * freshness * (importance_floor + (1.0 - importance_floor) * candidate.importance)
-        hits.append(Hit(candidate, score, freshness, relevance, sorted(found, key=found.get),
-                        hop_paths.get(candidate.pk, "")))
+        relevance = relevance_of(row)
+        standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
+        score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
+        ranks = found[row.pk]
+        hits.append(Hit(row, score, freshness, relevance, sorted(ranks, key=ranks.get), hop_paths.get(row.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
     full = {memory.pk: memory for memory in models_from_sql(
@@ -155,22 +172,27 @@ def rank_hits(fused, hop_paths: dict[int, str], *, now: datetime, limit: int, ma
     for hit in chosen:
         similarity = hit.memory.similarity
         hit.memory = full[hit.memory.pk]
-        hit.explanation = _explain(hit, fused[hit.memory.pk][1], similarity)
+        hit.explanation = _explain(hit, found[hit.memory.pk], similarity)
     return chosen
 
 
-def _similarity_blend(candidates: list[Candidate]):
-    """relevance(fusion, similarity): the fused rank score blended with the similarity relative to the best
-    candidate's. A candidate without a similarity (no query vector, or not embedded yet) keeps its fusion score."""
-    weight = recall_setting("memory_retrieval.similarity_weight")
-    best = max((c.similarity for c in candidates if c.similarity is not None), default=0.0)
-    if best <= 0.0 or weight <= 0.0:
-        return lambda fusion, similarity: fusion
+def _relevance(rows: list[Candidate], *, graph_found: set[int]):
+    """relevance(row) in 0..1: the weighted mean of its cosine similarity and its lexical match, each relative
+    to the best candidate's, and whether the graph found it (`memory_retrieval.relevance_weights`). A signal no
+    candidate has (no query vector, no shared word, no graph) is left out of the mean."""
+    weights = recall_setting("memory_retrieval.relevance_weights")
+    best_similarity = max((r.similarity for r in rows if r.similarity is not None), default=0.0)
+    best_lexical = max((r.lexical for r in rows), default=0.0)
+    signals = {
+        "semantic": (lambda r: max(r.similarity or 0.0, 0.0) / best_similarity) if best_similarity > 0 else None,
+        "lexical": (lambda r: r.lexical / best_lexical) if best_lexical > 0 else None,
+        "graph": (lambda r: 1.0 if r.pk in graph_found else 0.0) if graph_found else None,
+    }
+    active = {name: signal for name, signal in signals.items() if signal is not None and weights[name] > 0}
+    total = sum(weights[name] for name in active) or 1.0
 
-    def relevance(fusion: float, similarity: float | None) -> float:
-        if similarity is None:
-            return fusion
-        return (1.0 - weight) * fusion + weight * max(similarity, 0.0) / best
+    def relevance(row: Candidate) -> float:
+        return sum(weights[name] * signal(row) for name, signal in active.items()) / total
 
     return relevance
 
@@ -199,5 +221,5 @@ def _explain(hit: Hit, found: dict[str, int], similarity: float | None) -> str:
             detail += f" via {hit.hop_path}"
         parts.append(detail)
     cosine = "" if similarity is None else f"cos {similarity:.2f}; "
-    return (f"found by {', '.join(parts)}; {cosine}relevance {hit.relevance:.2f} × freshness {hit.freshness:.2f}"
-            f" × importance {hit.memory.importance:.2f} → score {hit.score:.3f}")
+    return (f"found by {', '.join(parts)}; {cosine}relevance {hit.relevance:.2f}, freshness {hit.freshness:.2f},"
+            f" importance {hit.memory.importance:.2f} → score {hit.score:.3f}")

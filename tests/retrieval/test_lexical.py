@@ -1,36 +1,41 @@
-"""The full-text retriever: tiers of matched lexemes and the gated full-text indexes."""
+"""The full-text retriever: any of the question's words, rarest first, and the gated full-text indexes."""
 from django.db import connection, transaction
 
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.lexical import lexical_candidates, query_lexemes, ranked_matches
+from memories.retrieval.lexical import lexeme_weights, lexical_candidates, query_lexemes, ranked_matches
 from tests import factories
 
 
-def test_memories_holding_more_of_the_query_come_first_and_vectors_leave_partial_overlaps_out(db):
-    newest_first = [factories.memory("alice", text).pk for text in (
-        "Lunch with Sarah at the corner cafe",  # all three words
-        "Lunch with Sarah on Friday",  # two
-        "The cafe downstairs closes early",  # one
-    )]
-    factories.memory("bob", "Lunch with Sarah at the cafe by the river")
-    gate = query_gate("lunch with Sarah at a cafe", include_all_domains=True)
-    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    lexemes = query_lexemes("lunch with Sarah at a cafe")
-    assert lexical_candidates(eligible, lexemes, 10) == newest_first
-    assert lexical_candidates(eligible, lexemes, 2) == newest_first[:2]
-    assert lexical_candidates(eligible, lexemes, 10, all_lexemes=True) == newest_first[:1]
+def test_a_natural_question_finds_memories_sharing_its_rare_words_first(db):
+    support_group = factories.memory("alice", "Went to an LGBTQ support group yesterday, it was powerful").pk
+    chatter = [factories.memory("alice", f"Caroline said the weather was nice, day {n}").pk for n in range(4)]
+    factories.memory("alice", "Painted a sunrise over the lake")  # shares no word with the question
+    factories.memory("bob", "Caroline went to the LGBTQ support group")
+    question = "When did Caroline go to the LGBTQ support group?"
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate(question, include_all_domains=True))
+    weights = lexeme_weights(eligible, query_lexemes(question))
+    caroline, lgbtq = sorted(query_lexemes("LGBTQ Caroline"))  # as stemmed: "carolin"
+    assert weights[lgbtq] > weights[caroline]  # one memory holds "lgbtq", four hold "caroline"
+    assert "go" not in weights  # no memory of alice's holds it
+    found = lexical_candidates(eligible, weights, 10)
+    assert found[0] == support_group  # not one of the memories holding only the common word
+    assert sorted(found[1:]) == sorted(chatter)
+    assert lexical_candidates(eligible, weights, 2) == found[:2]
 
 
-def test_with_vectors_a_match_shared_by_too_many_memories_is_left_to_them(db, recall_config):
+def test_with_vectors_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_config):
     recall_config({"memory_retrieval": {"lexical_max_matches": 2}})
     weekly = [factories.memory("alice", f"Weekly planning meeting, week {n}").pk for n in range(3)]
-    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate("weekly planning meeting"))
-    lexemes = query_lexemes("weekly planning meeting")
-    assert lexical_candidates(eligible, lexemes, 10, all_lexemes=True) == []  # three share every word
-    assert lexical_candidates(eligible, lexemes, 10) == weekly[::-1]  # text-only: full text ranks them all
-    recall_config({"memory_retrieval": {"lexical_max_matches": 3}})
-    assert lexical_candidates(eligible, lexemes, 2, all_lexemes=True) == weekly[:0:-1]
+    budget = factories.memory("alice", "Budget meeting with finance").pk
+    gate = query_gate("weekly budget meeting", include_all_domains=True)
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
+    lexemes = query_lexemes("weekly budget meeting")
+    with_vectors = lexeme_weights(eligible, lexemes, drop_common=True)
+    assert set(with_vectors) == {"budget"}  # "weekly" (3) and "meet" (4) are held by more than 2
+    assert lexical_candidates(eligible, with_vectors, 10) == [budget]
+    text_only = lexeme_weights(eligible, lexemes)  # without vectors full text ranks every match
+    assert sorted(lexical_candidates(eligible, text_only, 10)) == sorted(weekly + [budget])
 
 
 def test_a_health_query_reads_the_health_full_text_index(db):
@@ -40,7 +45,7 @@ def test_a_health_query_reads_the_health_full_text_index(db):
     gate = query_gate("what did the dentist say about my allergy")
     assert gate.domains == ["health"]
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    sql, params = ranked_matches(eligible, "'dentist'", 10)
+    sql, params = ranked_matches(eligible, {"dentist": 1.0}, 10)
     with transaction.atomic(), connection.cursor() as cursor:
         found = cursor.execute(sql, params).fetchall()
         # On a big table the planner prefers the small partial index; here, with a handful of rows, it
