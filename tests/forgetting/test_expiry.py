@@ -58,6 +58,15 @@ def test_pinned_memories_do_not_decay(db):
     assert memory_freshness(row, timezone.now()) == pytest.approx(0.8)
 
 
+def test_a_dated_event_is_fresh_until_it_happens_then_decays_from_its_own_date(db):
+    # Mentioned 60 days ago, happening in 10 days: an appointment that is still ahead.
+    row = aged(60, type="event", content="dentist appointment", valid_from=timezone.now() + timedelta(days=10))
+    now = timezone.now()
+    assert memory_freshness(row, now) == pytest.approx(0.8)
+    assert memory_freshness(row, now + timedelta(days=40)) == pytest.approx(0.4, abs=1e-3)  # 30 days after it
+    assert expire_memories() == 0
+
+
 def test_expiry_marks_only_memories_below_the_floor(db):
     # event, confidence 0.8, floor 0.05: expires after 30 × log2(16) = 120 days (60 with a stale person).
     sarah = factories.person(name="Sarah Chen")
