@@ -26,6 +26,20 @@ IMPLICIT_POSSESSIVE = {"mother", "father", "manager"}
 # or "the doctor": a shop's manager or any doctor is as likely.
 DEFINITE_ROLES = {"client", "boss", "landlord"}
 TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir"}
+# Pronouns, question words and sentence starters: capitalised at the start of a sentence, never a name
+# ("What", "Hey", "Thanks", "That's"). Contraction tails ("s", "m", "re") cover normalized "that s", "i m".
+NOT_NAME_WORDS = frozenset("""
+i me my mine we us our you your yours he him his she her hers they them their it its this that these those
+there here who whom whose what when where why how which whatever whenever
+hey hi hello yo hiya dear bye goodbye cheers welcome
+wow woah whoa oh ooh ah aw aww um uh hmm ugh oops omg lol haha hahaha hehe ha
+yeah yes yep yup yah no nope nah ok okay sure alright right true exactly absolutely definitely totally indeed
+thanks thank thx congrats congratulations sorry please
+good great nice cool awesome amazing wonderful fantastic lovely sweet glad happy sounds sound seems looks
+so well just also and but or then anyway anyways btw fyi actually honestly really basically
+let let's same agreed wait look see
+s m re ve ll d t
+""".split())
 _PUNCTUATION = re.compile(r"[^\w\s]")
 _SPACES = re.compile(r"\s+")
 
@@ -57,6 +71,12 @@ def strip_accents(text: str) -> str:
 def without_title(normalized: str) -> str:
     words = normalized.split(" ")
     return " ".join(words[1:]) if len(words) > 1 and words[0] in TITLES else normalized
+
+
+def is_not_a_name(text: str) -> bool:
+    """True when every word of `text` is a pronoun, question word or sentence starter ("What", "Hey there")."""
+    words = re.findall(r"\w+", text.casefold())
+    return all(word in NOT_NAME_WORDS for word in words)
 
 
 def is_role_phrase(normalized: str) -> bool:

@@ -2,7 +2,9 @@
 
 Resolution order: exact name → normalized name → alias → first-name/partial → fuzzy
 (rapidfuzz). Two different entities matching equally well is reported as
-ambiguous instead of being merged blindly.
+ambiguous instead of being merged blindly. A mention made only of pronouns,
+question words or sentence starters ("What", "Hey", "Thanks") never resolves
+and never becomes an entity.
 
 The write pipeline calls the resolver, `self_entity`, `mentions_record` and
 `relation_upsert` for nearly every message, so their statements are hand-written
@@ -19,7 +21,7 @@ from entities.models import (
     Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, EntityReviewKind, Relation, RelationStatus,
     UnresolvedReference,
 )
-from entities.names import is_role_phrase, normalize_name, strip_accents, without_title
+from entities.names import is_not_a_name, is_role_phrase, normalize_name, strip_accents, without_title
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -65,7 +67,7 @@ def self_entity(user_id: str) -> Entity:
 def resolve_mention(user_id: str, mention: str) -> Resolution:
     """Map a mention ("Sarah", "my boss", "Dr. Chen") to one of the user's live entities."""
     normalized = normalize_name(mention)
-    if not normalized:
+    if is_not_a_name(normalized):  # "What", "Hey", "Thanks": a partial or fuzzy match would be a false hit
         return Resolution(mention, None, "unresolved")
     # One query for the three direct methods, then the most specific non-empty one decides.
     direct = _direct_matches(user_id, mention.strip(), normalized)
@@ -223,7 +225,8 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
         return resolution
-    if resolution.method == "ambiguous" or is_role_phrase(normalize_name(mention)):
+    normalized = normalize_name(mention)
+    if resolution.method == "ambiguous" or is_role_phrase(normalized) or is_not_a_name(normalized):
         return resolution
     return Resolution(mention, entity_create(user_id=user_id, name=mention, kind=kind, origin=origin), "new", 1.0)
 

@@ -18,6 +18,8 @@ class IngestMessageSerializer(serializers.Serializer):
     content = serializers.CharField(max_length=8000, allow_blank=True, trim_whitespace=False)
     timestamp = serializers.DateTimeField(required=False)
     id = serializers.CharField(max_length=128, required=False, allow_blank=True)
+    # Who is speaking, as in chat-completion messages: "I" in the content is this person, not the user.
+    name = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
 
 class IngestInputSerializer(serializers.Serializer):

@@ -20,6 +20,7 @@ from memories.pipeline.base import (
 )
 from memories.pipeline.extract import Extract
 from memories.pipeline.infer import Infer
+from memories.pipeline.names_in_text import speaker_and_text
 from memories.pipeline.persist import Persist
 from memories.pipeline.policy import auto_memory_disabled
 from memories.pipeline.pre_filter import PreFilter
@@ -85,12 +86,14 @@ def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
 
 
 def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> PipelineTrace:
-    """Run raw messages ({role, content, timestamp?, id?}) through the pipeline and audit the ingest (ids only)."""
+    """Run raw messages ({role, content, timestamp?, id?, name?}) through the pipeline and audit the ingest
+    (ids only). A message's `name`, or a leading "Name: " in its content, makes that person its speaker."""
     parsed = []
     for raw in messages:
         timestamp = raw.get("timestamp") or timezone.now()
+        speaker, content = speaker_and_text(raw["content"], raw.get("name") or "")
         parsed.append(Message(
-            content=raw["content"], timestamp=timestamp, role=raw.get("role", "user"),
+            content=content, timestamp=timestamp, role=raw.get("role", "user"), speaker=speaker,
             id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
         ))
     trace = run_pipeline(user_id=user_id, session_id=session_id, messages=parsed, source=source, actor=actor)

@@ -35,6 +35,8 @@ class Message:
     timestamp: datetime
     id: str = ""
     role: str = "user"
+    # Who says "I" in a transcript line ("Caroline: I went…"); empty means the account's user.
+    speaker: str = ""
 
 
 @dataclass
@@ -47,6 +49,13 @@ class Mention:
     role_phrase: str = ""  # "my manager": becomes a role alias of the named entity
     entity: Any = None
     ambiguous: bool = False
+
+
+def first_person(message: Message, role: str = "subject") -> Mention:
+    """Who "I", "me" and "my" are: the message's speaker as a person, else the user's own self entity."""
+    if message.speaker:
+        return Mention(message.speaker, kind="person", role=role)
+    return Mention("me", kind="self", role=role)
 
 
 @dataclass

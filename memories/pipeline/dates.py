@@ -1,7 +1,7 @@
 """Temporal expressions in a message, resolved against the message's own timestamp.
 
 Weekdays mean the next such weekday strictly after the message ("lunch Thursday"
-sent on a Thursday is next week's); "tomorrow", "next week", "in 3 days",
+sent on a Thursday is next week's); "tomorrow", "next week", "next weekend", "in 3 days",
 "last Friday" and clock times are handled here; written dates ("March 3",
 "3rd of May", "2026-12-01") go to `dateparser` with the message time as base.
 """
@@ -18,7 +18,7 @@ CI = re.IGNORECASE
 
 _RELATIVE_DAY = re.compile(r"\b(today|tonight|this (morning|afternoon|evening)|day after tomorrow|tomorrow|yesterday)\b", CI)
 _WEEKDAY = re.compile(r"\b(last |next |this |on )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", CI)
-_NEXT_PERIOD = re.compile(r"\b(next|last) (week|month|year)\b|\bthis weekend\b", CI)
+_NEXT_PERIOD = re.compile(r"\b(next|last) (week|month|year)\b|\b(this|next) weekend\b", CI)
 _IN_N = re.compile(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week|month)s?\b", CI)
 _WRITTEN_DATE = re.compile(
     rf"\b{MONTHS}\.? \d{{1,2}}(st|nd|rd|th)?\b|\b\d{{1,2}}(st|nd|rd|th)? (of )?{MONTHS}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b", CI
@@ -77,6 +77,8 @@ def _day(text: str, base: datetime) -> tuple[datetime | None, str, str]:
 def _period(phrase: str, base: datetime) -> datetime:
     if phrase == "this weekend":
         return base + timedelta(days=(5 - base.weekday()) % 7)
+    if phrase == "next weekend":  # the Saturday of next week
+        return base + timedelta(days=7 - base.weekday() + 5)
     direction, unit = phrase.split(" ")
     sign = 1 if direction == "next" else -1
     if unit == "week":

@@ -5,11 +5,13 @@ one in `rules.py` (default, offline, deterministic) and the LLM one in `llm.py`
 (`memory.extractor: llm`). Any LLM failure, or an empty answer for a message the
 pre_filter judged relevant, falls back to the rules, which never return nothing:
 a relevant message matching no pattern is kept as an episodic event with the
-user's words (see `rules.py`).
+words as said (see `rules.py`). Both take a transcript line's speaker
+(`Message.speaker`) as the "I" of the message, and every candidate of that line
+is linked to the speaker (as its subject unless it has one).
 """
 import logging
 
-from memories.pipeline.base import Stage, WorkItem
+from memories.pipeline.base import Candidate, Message, Stage, WorkItem, first_person
 from memories.pipeline.llm import LLMExtractionError, llm_candidates
 from memories.pipeline.rules import extract_candidates
 from recall_site.config import recall_setting
@@ -31,8 +33,21 @@ def candidates_for(message):
     return found
 
 
+def speaker_linked(found: list[Candidate], message: Message) -> list[Candidate]:
+    """Every memory of a speaker's line names the speaker, as its subject unless it has one."""
+    if not message.speaker:
+        return found
+    for candidate in found:
+        speaker = next((m for m in candidate.mentions if m.kind == "person" and m.text == message.speaker), None)
+        if speaker is None:
+            speaker = first_person(message)
+            candidate.mentions.insert(0, speaker)
+        candidate.subject = candidate.subject or speaker
+    return found
+
+
 class Extract(Stage):
     name = "extract"
 
     def run(self, item: WorkItem, context) -> None:
-        item.candidates = candidates_for(item.message)
+        item.candidates = speaker_linked(candidates_for(item.message), item.message)

@@ -11,7 +11,7 @@ import json
 import urllib.request
 from datetime import datetime
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec
+from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.rules import BIOGRAPHICAL
 from recall_site.config import recall_setting
@@ -72,11 +72,16 @@ def _request_body(message: Message) -> dict:
         "temperature": 0,
         "messages": [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": f"Sent at {message.timestamp.isoformat()}:\n{message.content}"},
+            {"role": "user", "content": f"Sent at {message.timestamp.isoformat()}:\n{_said(message)}"},
         ],
         "response_format": {"type": "json_schema",
                             "json_schema": {"name": "memories", "schema": OUTPUT_SCHEMA}},
     }
+
+
+def _said(message: Message) -> str:
+    """A transcript line keeps its speaker, so the model does not take their "I" for the user."""
+    return f"{message.speaker}: {message.content}" if message.speaker else message.content
 
 
 def _post(body: dict) -> dict:
@@ -96,7 +101,7 @@ def _candidate(item: dict, message: Message) -> Candidate:
     kind, content = item["type"], str(item["content"]).strip()
     if kind not in TYPES or not content:
         raise LLMExtractionError(f"unusable memory type {kind!r}")
-    me = Mention("me", kind="self", role="subject")
+    me = first_person(message)
     mentions = [Mention(str(e["name"]), kind=e["kind"] if e.get("kind") in KINDS else "person")
                 for e in item.get("entities") or []]
     if item.get("inferred"):

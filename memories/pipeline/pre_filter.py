@@ -2,24 +2,32 @@
 
 The score starts from a neutral base, adds weight for cues of storable signal
 (first-person statements, preferences, life events, people and roles, plans with
-a time) and subtracts for the seed's junk: laughter and small talk, task
-confirmations ("ok done"), motivational quotes, jokes, trivia, ambient weather,
-and requests addressed to the assistant. Pure regular expressions, no model call,
-so it costs microseconds per message.
+a time, what someone in the user's life thinks or did — "Alex thinks…" — and
+chat about one's own doings and feelings) and subtracts for the seed's junk:
+laughter and small talk, task confirmations ("ok done"), motivational quotes,
+jokes, trivia, ambient weather, requests addressed to the assistant and chat
+pleasantries ("No worries! Let me know how it goes."). A transcript line is
+scored without its "Name: " (ingest splits the speaker off). Pure regular
+expressions, no model call, so it costs microseconds per message.
 """
 import re
 
 from memories.pipeline.base import Rejected, Stage, WorkItem
+from memories.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35
 CI = re.IGNORECASE
+# "I" left unsaid at a sentence's start, as chat does ("Been busy volunteering.", "Just got a puppy!").
+UNSAID_I = (r"(^|[.!?]\s+)(just |still |finally |recently )?(been|got|started|finished|went|made|bought|tried|"
+            r"working on)\b")
 
 # (pattern, weight): each matching cue adds its weight once.
 CUES = [
-    (re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our)\b", CI), 0.12),
-    (re.compile(r"\b(prefer|preferably|rather|favou?rite|love|like|enjoy|hate|dislike|can't stand|cannot stand|"
-                r"don't like|avoid|allergic|vegetarian|vegan|pescatarian|gluten|lactose)\b", CI), 0.3),
+    (re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our)\b|" + UNSAID_I, CI), 0.12),
+    (re.compile(r"\b(prefer|preferably|rather|favou?rite|love|enjoy|hate|dislike|can't stand|cannot stand|"
+                r"don't like|avoid|allergic|vegetarian|vegan|pescatarian|gluten|lactose)\b|"
+                r"\b(i|we|they)( really| also| totally| do)? like\b", CI), 0.3),
     (re.compile(r"\b(moved|relocat\w*|live|living|based in|work (at|for)|working (at|for)|job|started at|joined|"
                 r"hired|promoted|quit|retired|graduated|married|engaged|divorced|pregnant|born|birthday|"
                 r"my name is|call me|diagnosed|medication|take \w+ (daily|every)|"
@@ -32,7 +40,8 @@ CUES = [
                 r"trip|party|wedding|conference|visit\w*|check-?up|drinks|concert|review|standup|1:1|"
                 r"one-on-one|deadline|demo|presentation|class|lesson|vacation|holiday|rescheduled?|"
                 r"postponed|cancell?ed|moved my|booked|dentist|gym)\b", CI), 0.25),
-    (re.compile(r"\b(today|tonight|tomorrow|yesterday|next (week|month|year)|this (weekend|week)|"
+    (re.compile(r"\b(today|tonight|tomorrow|yesterday|(next|last) (week|weekend|month|year|summer|winter|night)|"
+                r"this (weekend|week)|\w+ (years?|months?|weeks?) ago|recently|when i was( a kid)?|"
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                 r"\d{1,2}(:\d{2})?\s*(am|pm)|january|february|march|april|june|july|august|september|"
                 r"october|november|december)\b", CI), 0.2),
@@ -48,9 +57,25 @@ CUES = [
      0.2),
     # A first-person declarative sentence of some length usually tells something about the user.
     (re.compile(r"^\W*(i|we|i'm|i've|we're|we've|i'd|my|our)\b(\W+\w+){3,}[^?]*$", CI), 0.1),
-    (re.compile(r"\b(saving|planning|learning|training|trying to|going to|want to|hoping to|worried)\b", CI), 0.1),
+    # So does a long chat message that speaks in the first person anywhere.
+    (re.compile(r"^(?=.*\b(i|i'm|i've|me|my|we|our)\b)(\W*\w+){12,}", CI), 0.08),
+    (re.compile(r"\b(saving|planning|learning|training|trying to|going to|gonna|want to|wanna|hoping to|worried|"
+                r"can't wait|looking forward|i'll|we'll)\b", CI), 0.1),
     (re.compile(r"\b(stressed|anxious|worried|tired|exhausted|overwhelmed|upset|sad|lonely|seem(s|ed)?)\b", CI), 0.15),
+    # The user's own doings, past or ongoing: "I went…", "we've been…", "I'm volunteering…".
+    (re.compile(r"\b(i|we)('ve| have)?( just| finally| recently| also| usually| often| always)? (been|went|did|"
+                r"made|got|had|took|tried|started|finished|bought|found|learned|wrote|won|joined|saw|met|spent|ran|"
+                r"read|\w+ed|use|play|practi[cs]e|paint|write|cook|swim|dance|volunteer|teach|study|train|collect)\b|"
+                r"\b(i'm|i am|we're|we are)( still| currently| now| really| also)? \w+ing\b|" + UNSAID_I, CI), 0.12),
+    # What matters to the user: feelings about their life, their own people, pets, places and pursuits.
+    (re.compile(r"\b((made|makes|helps|helped|keeps|kept|reminds|lets|gives|gave|inspires|motivates) me|"
+                r"(i|it) (feel|felt|feels)|means a lot|(important|special|everything|speaks) to me|thankful|"
+                r"passionate|proud|grateful|(i|we) (have|own|'ve got) (a|an|two|three|some)|excited|inspired|hooked|"
+                r"(my|our) (own|hometown|family|kids|dog|cat|pets?|home|house|business|"
+                r"studio|band|garden|career|dream|goal|passion|hobby|art|work))\b", CI), 0.12),
 ]
+# "Alex thinks…", "Emma is planning…": the people in the user's life count as much as the user.
+PERSON_STATEMENT_WEIGHT = 0.25
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
 JUNK = [
@@ -61,11 +86,11 @@ JUNK = [
                 r"sounds good|got it|bye|!+))*\W*$", CI), 0.7, "acknowledgement"),
     (re.compile(r"\b(task|it|that|this|email|message|file)('s| is| was)? (done|sent|finished|completed)\b\W*$", CI),
      0.45, "task_confirmation"),
-    (re.compile(r"[\"“].{8,}[\"”]\s*[-—–~]\s*\w+|\b(as \w+( \w+)? (once )?said|quote of the day|"
-                r"inspirational quote|motivational|words to live by)\b", CI), 0.6, "quote"),
+    (re.compile(r"[\"“].{8,}[\"”]\s*[-—–~]\s*(?-i:[A-Z])[\w. ]*$|"
+                r"\b(as \w+( \w+)? (once )?said|quote of the day|(here's|here is) (an? |your )?(motivational|inspirational)|words to live by)\b", CI), 0.6, "quote"),
     (re.compile(r"\b(why did the|knock,? knock|what do you call a|here's a joke|tell you a joke|"
                 r"walks into a bar|pun intended|dad joke)\b", CI), 0.6, "joke"),
-    (re.compile(r"\b(did you know|fun fact|trivia|the capital of|is the (largest|tallest|oldest|smallest|longest)|"
+    (re.compile(r"\b(did you know|fun fact|^\W*trivia|the capital of|is the (largest|tallest|oldest|smallest|longest)|"
                 r"light-?years?|degrees (fahrenheit|celsius) at which)\b", CI), 0.55, "trivia"),
     (re.compile(r"\b(weather|it's (so )?(raining|snowing|sunny|cold|hot|windy|humid|cloudy|freezing|warm)|"
                 r"(such|what) a (nice|lovely|beautiful|gloomy|grey|gray) day|it's (so |really |very )?(rainy|snowy|sunny|foggy|"
@@ -77,6 +102,11 @@ JUNK = [
     (re.compile(r"^\W*(what|who|when|where|why|how|which|is|are|does|do)\b[^.!]*\?\s*$", CI), 0.35, "question"),
     (re.compile(r"^\W*(hi|hello|hey|good (morning|night|evening)|bye|goodbye|see you|brb)\b\W*\w*\W*$", CI),
      0.6, "greeting"),
+    # Chat pleasantries around nothing new ("No worries! Let me know how it goes.").
+    (re.compile(r"\b(let me know|talk (to you )?(soon|later)|take care|appreciate (it|the|your)|happy to help|"
+                r"keep (it up|going|pushing)|you got this|we can do (it|this)|let's (keep|continue)|glad you|"
+                r"thanks for|no worries|no problem|tell me more|"
+                r"(what|how) about you|sounds (cool|awesome|great|good|fun|amazing))\b", CI), 0.1, "pleasantry"),
 ]
 
 
@@ -86,6 +116,8 @@ def relevance_score(text: str) -> tuple[float, str]:
     if not text:
         return 0.0, "empty"
     score = BASE_SCORE + sum(weight for pattern, weight in CUES if pattern.search(text))
+    if person_statement(text):
+        score += PERSON_STATEMENT_WEIGHT
     penalty, reason = max(((p, r) for pattern, p, r in JUNK if pattern.search(text)), default=(0.0, ""))
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"

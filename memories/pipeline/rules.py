@@ -9,15 +9,23 @@ low-confidence preference candidates sent to review — never facts.
 
 A relevant message that matches no pattern is NOT dropped: it is kept as an
 episodic event holding the user's own words (`details.episodic`), at low
-importance, linked to any names it mentions. Dropping it would silently lose
-what the user chose to tell us; its low importance and the event half-life make
-it fade unless it is reinforced.
+importance, linked to any names it mentions, with `details.kind` saying what it
+is (experience, opinion, plan or statement) and its own half-life
+(`decay.episodic_half_life_days`: what was said, not an appointment). Dropping
+it would silently lose what the user chose to tell us. A message whose typed
+candidates leave much of it unsaid ("My sister Emma is visiting. She just got
+engaged and …") keeps the episodic copy of its whole text as well.
+
+Hedged sentences ("I think", "maybe", "probably") give every candidate at most
+`memory.hedged_confidence`, under the sensitive gate. In a transcript line
+("Caroline: I prefer tea", `Message.speaker`) "I" and "my" are the speaker, a
+person, never the user: "Caroline prefers tea", and her words keep her name.
 """
 import re
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec
+from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
 from memories.pipeline.dates import resolve_when
-from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, role_mentions
+from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions
 from recall_site.config import recall_setting
 
 CI = re.IGNORECASE
@@ -26,6 +34,8 @@ ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, revers
 BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
 EXCLUSIVE_ROLES = {"manager_of", "partner_of"}
+# A message with this many words that no typed candidate holds (a clause or more) is kept whole as well.
+EPISODIC_COPY_MIN_WORDS = 7
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
@@ -68,6 +78,20 @@ _EVENT_WORDS = re.compile(
     r"conference|visit(?:ing)?|check-?up|drinks|concert|review|standup|1:1|one-on-one|deadline|demo|"
     r"presentation|class|lesson|vacation|holiday|date night|game|match|recital|surgery|exam|workout|"
     r"coming over|flying|seeing|meeting up)\b", CI)
+_HEDGE = re.compile(r"\bi (?:think|guess|suppose)\b(?! (?:about|of)\b)|\b(?:maybe|perhaps|probably|possibly|might|"
+                    r"not (?:sure|certain))\b", CI)
+# What an episodic memory is, checked in this order: a plan, an opinion, a past experience, else a statement.
+EPISODIC_KINDS = [
+    ("plan", re.compile(r"\b(going to|gonna|plan(?:s|ning)? (?:to|on)|want(?:s)? to|hop(?:e|es|ing) to|will|"
+                        r"(?:i|we|you|he|she|they)'ll|next (?:week|weekend|month|year|time)|someday|one day)\b", CI)),
+    ("opinion", re.compile(r"\b(think|thinks|believe|believes|feel|feels|love|loves|hate|hates|favou?rite|"
+                           r"opinion|prefer|prefers|(?:is|was) (?:a )?(?:mistake|great|amazing|awful|terrible))\b",
+                           CI)),
+    ("experience", re.compile(r"\b(went|did|was|were|had|visited|saw|met|made|took|got|tried|started|finished|"
+                              r"bought|found|learned|wrote|won|lost|joined|left|ran|spent|felt|loved|thought|"
+                              r"yesterday|last (?:week|weekend|month|year|night|time)|ago|used to)\b|"
+                              r"\b(?:i|we|he|she|they)(?: \w+ly)? \w+ed\b|\b(?:i|we|they)(?:'ve| have) been\b", CI)),
+]
 _RESCHEDULE = re.compile(r"\b(moved|rescheduled|pushed( back)?|postponed|cancell?ed|shifted|declined|skipped)\b.*"
                          r"\b(meeting|call|commitment|standup|1:1|appointment|session|sync)s?\b", CI)
 PREFERENCE_VERBS = {
@@ -83,28 +107,50 @@ def extract_candidates(message: Message) -> list[Candidate]:
     candidates = []
     for sentence in filter(None, (s.strip() for s in _SENTENCES.split(text))):
         candidates += _sentence_candidates(_PREFIX.sub("", sentence), message)
-    return candidates or [_episodic(text, message)]
+    if _needs_episodic(text, candidates):
+        candidates.append(_episodic(text, message))
+    return candidates
 
 
 def _sentence_candidates(sentence: str, message: Message) -> list[Candidate]:
     if match := _INFERENCE.search(sentence):
-        return [_inference(sentence, match)]
-    found = _relations(sentence) + _self_facts(sentence) + _preferences(sentence)
+        return [_inference(sentence, match, message)]
+    found = _relations(sentence, message) + _self_facts(sentence, message) + _preferences(sentence, message)
     event = _event(sentence, message)
-    return found + ([event] if event else [])
+    return _hedged(sentence, found + ([event] if event else []))
 
 
-def _inference(sentence: str, match) -> Candidate:
+def _hedged(text: str, candidates: list[Candidate]) -> list[Candidate]:
+    """"I think I'm allergic to cats" is not a stated fact: its candidates stay under the sensitive gate."""
+    if _HEDGE.search(text):
+        for candidate in candidates:
+            candidate.confidence = min(candidate.confidence, recall_setting("memory.hedged_confidence"))
+    return candidates
+
+
+def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
+    """True when no candidate was found, or the typed ones leave a clause or more of the message unsaid."""
+    if any(candidate.details.get("inferred") for candidate in candidates):
+        return False  # an inference's sentence must not come back as a plain statement
+    held = {word for c in candidates for word in _words(f"{c.content} {c.details.get('text', '')}")}
+    return not candidates or sum(word not in held for word in _words(text)) >= EPISODIC_COPY_MIN_WORDS
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w'’]+", text.lower())
+
+
+def _inference(sentence: str, match, message: Message) -> Candidate:
     """Hedged observations are never facts: a preference candidate at inference confidence, for review."""
     return Candidate(
-        type="preference", content=f"Seemed {match.group('state').lower()} (unconfirmed inference)",
+        type="preference", content=_about(message, f"Seemed {match.group('state').lower()} (unconfirmed inference)"),
         confidence=recall_setting("memory.inference_confidence"), importance=_importance("inferred"),
-        mentions=[_self()], subject=None, needs_review=True, review_reason="inferred",
+        mentions=[first_person(message)], subject=None, needs_review=True, review_reason="inferred",
         details={"inferred": True, "text": sentence},
     )
 
 
-def _relations(sentence: str) -> list[Candidate]:
+def _relations(sentence: str, message: Message) -> list[Candidate]:
     found = []
     if (match := _RELATION_OF.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
         predicate = ROLE_WORDS[match.group("role").lower()]
@@ -113,8 +159,10 @@ def _relations(sentence: str) -> list[Candidate]:
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             role = match.group("role").lower()
-            person, me = Mention(match.group("a"), role="subject", role_phrase=f"my {role}"), _self("object")
-            relation = _relation(f"{person.text} is the user's {role}", person, ROLE_WORDS[role], me)
+            # "my sister" is the user's role alias only when the user says it.
+            person = Mention(match.group("a"), role="subject", role_phrase="" if message.speaker else f"my {role}")
+            me, whose = first_person(message, "object"), f"{message.speaker}'s" if message.speaker else "the user's"
+            relation = _relation(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
             if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
                 relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
             found.append(relation)
@@ -122,7 +170,7 @@ def _relations(sentence: str) -> list[Candidate]:
     if match := _WORKS_AT.search(sentence):
         if is_name(match.group("a")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
-            fact = _fact(f"{person.text} works at {org.text}", "employer", [person, org], subject=person)
+            fact = _fact(f"{person.text} works at {org.text}", "employer", [person, org])
             fact.relation, fact.domain = RelationSpec(person, "works_at", org), "professional"
             found.append(fact)
     return found
@@ -136,63 +184,68 @@ def _relation(content: str, subject: Mention, predicate: str, obj: Mention) -> C
     )
 
 
-def _self_facts(sentence: str) -> list[Candidate]:
-    found = []
+def _self_facts(sentence: str, message: Message) -> list[Candidate]:
+    found, me = [], first_person(message)
     if match := _RESIDENCE.search(sentence):
         place = Mention(match.group("place"), "place", "object")
-        fact = _fact(f"Lives in {place.text}", "residence", [_self(), place])
-        fact.relation, fact.domain = RelationSpec(fact.subject, "lives_in", place), "personal"
+        fact = _fact(_about(message, f"Lives in {place.text}"), "residence", [me, place])
+        fact.relation, fact.domain = RelationSpec(me, "lives_in", place), "personal"
         found.append(fact)
     if match := _EMPLOYER.search(sentence):
         org = Mention(match.group("org"), "org", "object")
-        fact = _fact(f"Works at {org.text}", "employer", [_self(), org])
-        fact.relation, fact.domain = RelationSpec(fact.subject, "works_at", org), "professional"
+        fact = _fact(_about(message, f"Works at {org.text}"), "employer", [me, org])
+        fact.relation, fact.domain = RelationSpec(me, "works_at", org), "professional"
         found.append(fact)
     if match := _NAME.search(sentence):
-        found.append(_fact(f"Name is {match.group('a')}", "name", [_self()], domain="personal"))
+        found.append(_fact(_about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
-        found.append(_fact(f"Birthday is {match.group('date').strip()}", "birthday", [_self()], domain="personal"))
+        found.append(_fact(_about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
+                           domain="personal"))
     if match := _ALLERGY.search(sentence):
         what = match.group("what").strip().rstrip(",")
-        found.append(_fact(f"Allergic to {what}", "", [_self()], domain="health", importance=_importance("health_fact")))
+        found.append(_fact(_about(message, f"Allergic to {what}", " is "), "", [me], domain="health",
+                           importance=_importance("health_fact")))
     if match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
-        found.append(_fact(f"{verb} {match.group('what').lower()}", "", [_self()], domain="health",
+        found.append(_fact(_about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
                            importance=_importance("health_fact")))
     if match := _DIET.search(sentence):
-        found.append(_preference(f"Is {match.group('diet').lower()}", "diet", domain="personal"))
+        found.append(_preference(_about(message, f"Is {match.group('diet').lower()}"), "diet", message,
+                                 domain="personal"))
     return found
 
 
-def _fact(content, attribute, mentions, *, subject=None, domain="", importance=None) -> Candidate:
-    subject = subject or next((m for m in mentions if m.kind == "self"), None)
+def _fact(content, attribute, mentions, *, domain="", importance=None) -> Candidate:
+    """A stated fact about its first mention (a named person, the speaker or the user)."""
     half_life = recall_setting("decay.biographical_fact_half_life_days") if attribute in BIOGRAPHICAL else None
     return Candidate(
         type="fact", content=content, confidence=recall_setting("memory.stated_confidence"),
         importance=importance if importance is not None else _importance("fact"), mentions=mentions,
-        subject=subject, attribute=attribute, half_life_days=half_life, domain=domain,
+        subject=mentions[0], attribute=attribute, half_life_days=half_life, domain=domain,
     )
 
 
-def _preferences(sentence: str) -> list[Candidate]:
+def _preferences(sentence: str, message: Message) -> list[Candidate]:
     found = []
     if match := _PREFERENCE.search(sentence):
         verb = PREFERENCE_VERBS[match.group("verb").lower()]
         what = _clean_object(match.group("what"))
         if what:
             attribute = f"prefers:{_head(what)}" if verb == "prefers" else f"taste:{what.lower()}"[:64]
-            found.append(_preference(f"{verb.capitalize()} {what}", attribute, mentions=named_mentions(what)))
+            found.append(_preference(_about(message, f"{verb.capitalize()} {what}"), attribute, message,
+                                     mentions=named_mentions(what)))
     if match := _FAVORITE.search(sentence):
         thing = match.group("thing").strip().lower()
-        found.append(_preference(f"Favourite {thing} is {_clean_object(match.group('what'))}", f"favourite:{thing}"))
+        content = _about(message, f"Favourite {thing} is {_clean_object(match.group('what'))}", "'s ")
+        found.append(_preference(content, f"favourite:{thing}", message))
     if match := _STANDING.search(sentence):
-        found.append(_preference(f"Wants the assistant to {match.group('when').lower()} "
-                                 f"{_clean_object(match.group('what'))}", ""))
+        found.append(_preference(_about(message, f"Wants the assistant to {match.group('when').lower()} "
+                                                 f"{_clean_object(match.group('what'))}"), "", message))
     return found
 
 
-def _preference(content, attribute, *, mentions=(), domain="") -> Candidate:
-    me = _self()
+def _preference(content, attribute, message: Message, *, mentions=(), domain="") -> Candidate:
+    me = first_person(message)
     return Candidate(
         type="preference", content=content, confidence=recall_setting("memory.preference_confidence"),
         importance=_importance("preference"), mentions=[me, *mentions], subject=me if attribute else None,
@@ -205,9 +258,9 @@ def _event(sentence: str, message: Message) -> Candidate | None:
     if not (_EVENT_WORDS.search(sentence) and (when.at or when.phrase)) and not _RESCHEDULE.search(sentence):
         return None
     candidate = Candidate(
-        type="event", content=_sentence_content(sentence), confidence=recall_setting("memory.stated_confidence"),
-        importance=_importance("event"), mentions=named_mentions(sentence) + role_mentions(sentence),
-        valid_from=when.at, details={"when": when.phrase} if when.phrase else {},
+        type="event", content=_said(message, sentence), confidence=recall_setting("memory.stated_confidence"),
+        importance=_importance("event"), mentions=_mentions(sentence, message), valid_from=when.at,
+        details={"when": when.phrase} if when.phrase else {},
     )
     if _RESCHEDULE.search(sentence) and when.weekday and when.daypart:
         candidate.details["pattern_key"] = f"avoid:{when.weekday}:{when.daypart}"
@@ -216,15 +269,34 @@ def _event(sentence: str, message: Message) -> Candidate | None:
 
 def _episodic(text: str, message: Message) -> Candidate:
     when = resolve_when(text, message.timestamp)
-    return Candidate(
-        type="event", content=_sentence_content(text), confidence=recall_setting("memory.stated_confidence"),
-        importance=_importance("episodic"), mentions=named_mentions(text) + role_mentions(text),
-        valid_from=when.at or message.timestamp, details={"episodic": True},
+    mentions, subject = _mentions(text, message), person_statement(text)
+    for mention in mentions:
+        if mention.text == subject:  # "Alex thinks…": the memory is about Alex
+            mention.kind, mention.role = "person", "subject"
+    kind = next((kind for kind, pattern in EPISODIC_KINDS if pattern.search(text)), "statement")
+    candidate = Candidate(
+        type="event", content=_said(message, text), confidence=recall_setting("memory.stated_confidence"),
+        importance=_importance("episodic"), mentions=mentions, valid_from=when.at or message.timestamp,
+        half_life_days=recall_setting("decay.episodic_half_life_days"), details={"episodic": True, "kind": kind},
     )
+    _hedged(text, [candidate])
+    return candidate
 
 
-def _self(role: str = "subject") -> Mention:
-    return Mention("me", kind="self", role=role)
+def _mentions(text: str, message: Message) -> list[Mention]:
+    """Names in the text, and role phrases ("my boss") when the user speaks: a speaker's "my boss" is not the
+    user's."""
+    return named_mentions(text) + ([] if message.speaker else role_mentions(text))
+
+
+def _about(message: Message, content: str, link: str = " ") -> str:
+    """A typed memory's words: "Prefers tea" about the user, "Caroline prefers tea" about a speaker."""
+    return f"{message.speaker}{link}{content[:1].lower()}{content[1:]}" if message.speaker else content
+
+
+def _said(message: Message, text: str) -> str:
+    """The words as said, with the speaker's name in front so they stay findable by it."""
+    return f"{message.speaker}: {_sentence_content(text)}" if message.speaker else _sentence_content(text)
 
 
 def _importance(kind: str) -> float:

@@ -133,3 +133,12 @@ def test_relation_upsert_adds_one_active_edge_and_only_raises_its_confidence(db)
     Relation.objects.filter(pk=first.pk).update(status="superseded")
     again = relation_upsert(subject=alex, predicate="partner_of", object=sarah)
     assert again.pk != first.pk and Relation.objects.count() == 2
+
+
+def test_question_words_and_sentence_starters_never_resolve_nor_become_entities(db):
+    good = factories.person(name="Good Vibes Studio", kind="org")
+    what = factories.person(name="Whatley")
+    for mention in ("Good", "What", "Hey", "Thanks", "That's", "Sounds good", "Wow"):
+        assert resolve_mention("alice", mention).entity is None, mention
+        assert resolve_or_create(user_id="alice", mention=mention).entity is None, mention
+    assert set(Entity.objects.filter(user_id="alice")) == {good, what}

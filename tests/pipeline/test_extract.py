@@ -1,11 +1,13 @@
-"""extract (rules): the seed's forms, the inference invariant and the no-pattern fallback."""
+"""extract (rules): the seed's forms, the inference invariant, hedges, the no-pattern fallback and its kinds."""
 from datetime import date
 from pathlib import Path
 
+import pytest
 import yaml
 
 from memories.pipeline.extract import candidates_for
 from memories.pipeline.pre_filter import relevance_score
+from recall_site.config import recall_setting
 from tests.pipeline.conftest import MONDAY, message
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"
@@ -60,6 +62,29 @@ def test_my_sister_emma_gives_a_relation_and_a_dated_event():
     assert event.type == "event" and event.valid_from.date() == date(2026, 12, 7)
 
 
+def test_a_visit_next_weekend_is_kept_with_the_relation():
+    relation, event = candidates_for(message("My sister Emma is visiting next weekend"))
+    assert (relation.relation.subject.text, relation.relation.predicate) == ("Emma", "sibling_of")
+    assert (event.type, event.content) == ("event", "My sister Emma is visiting next weekend")
+    assert event.valid_from.date() == date(2026, 12, 12)  # the Saturday of next week
+    assert "Emma" in [m.text for m in event.mentions]
+
+
+@pytest.mark.parametrize("text", [
+    "I think I am allergic to cats", "maybe I'm allergic to cats", "I'm probably allergic to cats",
+    "I guess I prefer morning meetings", "not sure, but I might prefer morning meetings",
+])
+def test_hedged_statements_stay_under_the_sensitive_gate(text):
+    found = candidates_for(message(text))
+    assert found and all(c.confidence == 0.6 for c in found), [(c.content, c.confidence) for c in found]
+    assert all(c.confidence < recall_setting("gating.sensitive_min_confidence") for c in found)
+
+
+def test_a_plain_statement_keeps_stated_confidence_and_thinking_about_is_no_hedge():
+    assert only("I'm allergic to cats").confidence == 0.9
+    assert only("I think about my sister Emma a lot").confidence == 0.9
+
+
 def test_inferences_are_never_facts_over_the_whole_fixture():
     """The invariant: a hedged observation is at most a preference candidate at 0.20, sent to review."""
     texts = ["User seemed stressed", "you sound tired today"]
@@ -84,6 +109,41 @@ def test_a_relevant_message_matching_no_pattern_is_kept_as_an_episodic_event():
     assert episodic.type == "event" and episodic.details["episodic"] is True
     assert episodic.content == text and [m.text for m in episodic.mentions] == ["Alex"]
     assert episodic.importance < 0.5
+    assert episodic.half_life_days == 180  # what was said, not a 30-day appointment
+
+
+def test_what_someone_thinks_is_kept_as_their_opinion():
+    text = "Alex thinks the apartment move to Potsdam is a mistake because of the long commute."
+    opinion = only(text)
+    assert (opinion.type, opinion.content, opinion.details["kind"]) == ("event", text, "opinion")
+    assert [(m.text, m.kind, m.role) for m in opinion.mentions] == [
+        ("Alex", "person", "subject"), ("Potsdam", "place", "mention")]
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("I went to a support group yesterday and it was so powerful", "experience"),
+    ("We visited the old harbour with the kids", "experience"),
+    ("Sarah believes remote work is overrated", "opinion"),
+    ("Emma is planning to adopt a second dog", "plan"),
+    ("I'm going to run the city half marathon", "plan"),
+    ("Our book club reads one novel a month", "statement"),
+])
+def test_episodic_memories_say_what_kind_of_telling_they_are(text, kind):
+    episodic = only(text)
+    assert (episodic.details.get("episodic"), episodic.details["kind"]) == (True, kind)
+
+
+def test_a_dated_appointment_stays_an_event_with_the_event_half_life():
+    event = only("dinner with Sarah on Friday")
+    assert event.type == "event" and "episodic" not in event.details and event.half_life_days is None
+
+
+def test_a_long_message_keeps_its_whole_text_beside_its_typed_memories():
+    text = "I prefer morning meetings. My team is spread over three time zones, and the early slot suits everyone."
+    found = candidates_for(message(text))
+    assert [c.type for c in found] == ["preference", "event"]
+    assert found[0].content == "Prefers morning meetings" and found[1].content == text
+    assert found[1].details["episodic"] is True
 
 
 def test_reschedules_carry_a_pattern_key():

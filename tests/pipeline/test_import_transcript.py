@@ -34,6 +34,15 @@ def test_import_runs_every_message_through_the_pipeline(db, tmp_path, capsys):
     assert rows[1].valid_from.date().isoformat() == "2026-12-03"
 
 
+def test_a_named_speakers_lines_are_remembered_as_theirs(db, tmp_path):
+    line = {"session_id": "day-1", "timestamp": "2026-11-30T09:00:00+00:00", "speaker": "Caroline",
+            "text": "I went to a LGBTQ support group yesterday and it was so powerful."}
+    call_command("import_transcript", write(tmp_path, [line]), "--user-id", "alice", "--no-progress")
+    memory = Memory.objects.get()
+    assert memory.content == "Caroline: I went to a LGBTQ support group yesterday and it was so powerful."
+    assert memory.subject.canonical_name == "Caroline"
+
+
 @pytest.mark.parametrize("bad_line, message", [
     ("{not json", "line 3: not valid JSON"),
     (json.dumps({"session_id": "x", "timestamp": "2026-11-30T09:00:00Z", "speaker": "user"}), "line 3: missing text"),

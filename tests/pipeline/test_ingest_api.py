@@ -115,3 +115,13 @@ def test_unauthenticated_ingest_is_refused(client, db):
     response = client.post(URL, {"session_id": "x", "messages": []}, content_type="application/json")
     assert response.status_code in (401, 403)
     assert not Memory.objects.exists()
+
+
+def test_a_named_message_is_remembered_as_that_persons_not_the_users(alice_api):
+    message = {"role": "user", "name": "Caroline", "content": "I work at Volkswagen",
+               "timestamp": "2026-11-30T10:00:00Z"}
+    body = {"user_id": "alice", "session_id": "chat-1", "source": "import", "messages": [message]}
+    assert alice_api.post(URL, body, format="json").json()["counts"]["stored"] == 1
+    memory = Memory.objects.get()
+    assert (memory.content, memory.subject.canonical_name) == ("Caroline works at Volkswagen", "Caroline")
+    assert not Entity.objects.filter(kind="self").exists()

@@ -30,6 +30,33 @@ def test_seed_messages_pass(text):
     assert relevance_score(text)[0] >= THRESHOLD
 
 
+@pytest.mark.parametrize("text", [
+    "Alex thinks the apartment move to Potsdam is a mistake because of the long commute.",
+    "Sarah said the new office opens in March", "Emma is planning a trip to see us", "Tom loves his new bike",
+    "my dad told me he wants to retire early",
+])
+def test_statements_about_the_people_in_the_users_life_pass(text):
+    assert relevance_score(text)[0] >= THRESHOLD
+
+
+@pytest.mark.parametrize("text", [
+    "I went to a LGBTQ support group yesterday and it was so powerful.",
+    "Been busy volunteering at the shelter. Just started doing aerial yoga, it's great.",
+    "Playing guitar helps me get my emotions out.",
+])
+def test_chat_about_ones_own_life_passes(text):
+    assert relevance_score(text)[0] >= THRESHOLD
+
+
+@pytest.mark.parametrize("text", [
+    "Wow, that's great!", "Thanks!", "Take care!", "Congrats, Mel!", "Haha, yeah!", "Sounds fun!",
+    "No worries! Let me know how it goes.", "Wow, that's awesome! Glad to hear you guys are bonding. Keep it up!",
+    "Thanks for the compliment, I really appreciate it!",
+])
+def test_chat_filler_is_rejected(text):
+    assert relevance_score(text)[0] < THRESHOLD
+
+
 def precision_recall(path: Path) -> tuple[int, float, float]:
     labelled = yaml.safe_load(path.read_text())
     kept_relevant = sum(relevance_score(text)[0] >= THRESHOLD for text in labelled["relevant"])

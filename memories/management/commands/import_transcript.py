@@ -1,9 +1,12 @@
 """manage.py import_transcript FILE.jsonl --user-id ID: bulk-import a conversation transcript.
 
-One JSON object per line: session_id, timestamp (ISO 8601), speaker (user/assistant/…),
-text, optional id. The whole file is validated before anything is written; then
-each session's messages go through the write pipeline (source `import`) in
-batches, with a progress bar, and a summary of outcomes is printed.
+One JSON object per line: session_id, timestamp (ISO 8601), speaker, text, optional
+id. The speaker is a role (user/human/me, assistant/system/tool) or a person's
+name: a named speaker's line is remembered as that person's ("Caroline": her "I"
+is Caroline, not the account's user), as an ingest message's `name` is. The
+whole file is validated before anything is written; then each session's
+messages go through the write pipeline (source `import`) in batches, with a
+progress bar, and a summary of outcomes is printed.
 """
 import json
 from collections import Counter
@@ -18,6 +21,8 @@ from memories.pipeline import ingest_messages
 
 BATCH_SIZE = 64
 REQUIRED = ("session_id", "timestamp", "speaker", "text")
+ROLES = {"user": "user", "human": "user", "me": "user", "assistant": "assistant", "ai": "assistant",
+         "bot": "assistant", "system": "system", "tool": "tool"}
 
 
 class Command(BaseCommand):
@@ -64,9 +69,12 @@ def _message(number: int, line: str) -> dict:
     timestamp = parse_datetime(str(row["timestamp"]))
     if timestamp is None:
         raise CommandError(f"line {number}: timestamp {row['timestamp']!r} is not ISO 8601")
+    speaker = str(row["speaker"]).strip()
+    role = ROLES.get(speaker.lower())
     return {
-        "session_id": str(row["session_id"]), "role": _role(str(row["speaker"])), "content": str(row["text"]),
-        "timestamp": make_aware(timestamp) if is_naive(timestamp) else timestamp, "id": str(row.get("id") or ""),
+        "session_id": str(row["session_id"]), "role": role or "user", "name": "" if role else speaker,
+        "content": str(row["text"]), "timestamp": make_aware(timestamp) if is_naive(timestamp) else timestamp,
+        "id": str(row.get("id") or ""),
     }
 
 
@@ -81,8 +89,3 @@ def session_batches(lines: list[dict]):
         batch.append(line)
     if batch:
         yield session_id, batch
-
-
-def _role(speaker: str) -> str:
-    speaker = speaker.strip().lower()
-    return "user" if speaker in ("user", "human", "me") else speaker
