@@ -20,7 +20,7 @@ from django.utils import timezone
 from memories.readiness import semantic_retrieval_ready
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, resolve_entities
+from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, mentions_of, resolve_entities
 from memories.retrieval.lexical import lexeme_weights, lexical_candidates, query_lexemes
 from memories.retrieval.ranking import Hit, rank_hits
 from memories.retrieval.semantic import semantic_candidates, vector_literal
@@ -82,13 +82,14 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         nearest = semantic_candidates(eligible, vector, per_retriever, user_id=user_id, enough=limit)
         candidates["semantic"] = [pk for pk, _ in nearest]
     found = {pk for ids in candidates.values() for pk in ids}
-    candidates["graph"], hop_paths = graph_candidates(
-        eligible, reached, query_vector=vector, limit=per_retriever, found_ids=found,
-        min_similarity=_graph_floor(retrieval, nearest if vector is not None else []))
+    graph = graph_candidates(eligible, reached, query_vector=vector, limit=per_retriever, found_ids=found,
+                             min_similarity=_graph_floor(retrieval, nearest if vector is not None else []))
+    candidates["graph"] = graph.ids
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
-    hits = rank_hits(candidates, hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     query_vector=vector, lexeme_weights=weights, freshness_weight=freshness_weight)
+    hits = rank_hits(candidates, graph.hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
+                     query_vector=vector, lexeme_weights=weights, graph_mentions=mentions_of(resolved, graph),
+                     freshness_weight=freshness_weight)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),

@@ -137,10 +137,18 @@ JOIN (
 """
 
 
+@dataclass(frozen=True)
+class GraphFound:
+    """The graph retriever's candidates, best first, with how each was reached."""
+
+    ids: list[int]
+    hop_paths: dict[int, str]  # memory id → "sarah chen -partner_of-> alex"
+    start_of: dict[int, int]  # memory id → the mentioned entity its walk started from
+
+
 def graph_candidates(eligible: Eligible, reached: list, *, query_vector, limit: int, found_ids=(),
-                     min_similarity: float = 0.0) -> tuple[list[int], dict[int, str]]:
-    """(memory ids, hop path per memory): the reached entities' pooled memories that pass the gate and relate to
-    the query, best first.
+                     min_similarity: float = 0.0) -> GraphFound:
+    """The reached entities' pooled memories that pass the gate and relate to the query, best first.
 
     Ordered by cosine distance to the query plus a penalty per hop (or by hop,
     then importance and recency, without a query vector). With a vector, the named
@@ -149,7 +157,7 @@ def graph_candidates(eligible: Eligible, reached: list, *, query_vector, limit: 
     similarity floor and the order all run in the database.
     """
     if not reached:
-        return [], {}
+        return GraphFound([], {}, {})
     params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
               "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity"),
               "found_ids": list(found_ids)}
@@ -167,12 +175,19 @@ def graph_candidates(eligible: Eligible, reached: list, *, query_vector, limit: 
         cursor.execute(*eligible.query("m.id, pool.entity_id", join=_POOL_SQL, where=where, order=order,
                                        limit=limit, **params))
         via = dict(cursor.fetchall())
-    return list(via), _hop_paths(reached, via) if via else {}
-
-
-def _hop_paths(reached, entity_by_memory: dict[int, int]) -> dict[int, str]:
     by_entity = {r.entity_id: r for r in reached}
+    return GraphFound(list(via), _hop_paths(by_entity, via) if via else {},
+                      {memory_id: by_entity[entity_id].node_path[0] for memory_id, entity_id in via.items()})
+
+
+def _hop_paths(by_entity: dict, entity_by_memory: dict[int, int]) -> dict[int, str]:
     wanted = [by_entity[e] for e in set(entity_by_memory.values())]
     labels, predicates = path_words(wanted)
     paths = {r.entity_id: path_label(r, labels, predicates) or labels.get(r.entity_id, "") for r in wanted}
     return {memory_id: paths[entity_id] for memory_id, entity_id in entity_by_memory.items()}
+
+
+def mentions_of(resolved: list[ResolvedEntity], graph: GraphFound) -> dict[int, str]:
+    """memory id → the query's words for the person its walk started from ("sarah", "my boss")."""
+    mention_by_entity = {r.entity.pk: r.mention for r in resolved if r.entity is not None}
+    return {memory_id: mention_by_entity.get(start, "") for memory_id, start in graph.start_of.items()}

@@ -21,6 +21,7 @@ fresher *and* nearly as relevant to pass it. Memories decayed below the retrieva
 floor are dropped (expired), near-duplicates of a better hit are suppressed, and
 the caps (limit, max_memories, max_chars) are applied in rank order.
 """
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -36,6 +37,8 @@ from memories.retrieval.lexical import weighted_match
 from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
+
+_WORDS = re.compile(r"\w+")
 
 # What a hit shows of the entities it is linked to ([{id, name, kind}], the API's entity refs),
 # per memory, for a list of memories in one query.
@@ -146,13 +149,14 @@ def _candidates(memory_ids: list[int], now: datetime, query_vector, lexeme_weigh
 
 
 def rank_hits(candidates: dict[str, list[int]], hop_paths: dict[int, str], *, now: datetime, limit: int,
-              max_chars: int, query_vector=None, lexeme_weights=None, freshness_weight: float) -> list[Hit]:
+              max_chars: int, query_vector=None, lexeme_weights=None, graph_mentions=None,
+              freshness_weight: float) -> list[Hit]:
     """Score every candidate, keep the best within the caps, then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     found = found_ranks(candidates)
     rows = _candidates(list(found), now, query_vector, lexeme_weights or {}) if found else []
-    relevance_of = _relevance(rows, graph_found={pk for pk in candidates.get("graph", ())})
+    relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
     for row in rows:
         freshness = memory_freshness(row, now, stale_person=row.stale_person)
@@ -176,17 +180,22 @@ def rank_hits(candidates: dict[str, list[int]], hop_paths: dict[int, str], *, no
     return chosen
 
 
-def _relevance(rows: list[Candidate], *, graph_found: set[int]):
-    """relevance(row) in 0..1: the weighted mean of its cosine similarity and its lexical match, each relative
-    to the best candidate's, and whether the graph found it (`memory_retrieval.relevance_weights`). A signal no
-    candidate has (no query vector, no shared word, no graph) is left out of the mean."""
+def _relevance(rows: list[Candidate], *, graph_mentions: dict[int, str]):
+    """relevance(row) in 0..1: the weighted mean (`memory_retrieval.relevance_weights`) of its cosine similarity
+    and its lexical match, each relative to the best candidate's, and of what the graph adds. A signal no
+    candidate has (no query vector, no shared word, no graph) is left out of the mean.
+
+    The graph adds what the question's words cannot: a memory it found that does not itself name the person
+    the query mentioned — one reached through a relation (Sarah → Alex's worry about the move) or named
+    otherwise ("my boss" → a memory about Sarah). A memory naming that person already matches the question's
+    words; counting the name twice let a much-mentioned person's weak matches outrank better ones."""
     weights = recall_setting("memory_retrieval.relevance_weights")
     best_similarity = max((r.similarity for r in rows if r.similarity is not None), default=0.0)
     best_lexical = max((r.lexical for r in rows), default=0.0)
     signals = {
         "semantic": (lambda r: max(r.similarity or 0.0, 0.0) / best_similarity) if best_similarity > 0 else None,
         "lexical": (lambda r: r.lexical / best_lexical) if best_lexical > 0 else None,
-        "graph": (lambda r: 1.0 if r.pk in graph_found else 0.0) if graph_found else None,
+        "graph": (lambda r: _graph_adds(graph_mentions.get(r.pk), r.content)) if graph_mentions else None,
     }
     active = {name: signal for name, signal in signals.items() if signal is not None and weights[name] > 0}
     total = sum(weights[name] for name in active) or 1.0
@@ -195,6 +204,14 @@ def _relevance(rows: list[Candidate], *, graph_found: set[int]):
         return sum(weights[name] * signal(row) for name, signal in active.items()) / total
 
     return relevance
+
+
+def _graph_adds(mention: str | None, content: str) -> float:
+    """1.0 when the graph found the memory and it does not spell out the mention's words, else 0.0."""
+    if mention is None:
+        return 0.0
+    words = set(_WORDS.findall(content.casefold()))
+    return 0.0 if mention and set(_WORDS.findall(mention.casefold())) <= words else 1.0
 
 
 def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:
