@@ -21,6 +21,10 @@ class Outcome:
     PRIORITY = (SUPERSEDED, STORED, REINFORCED, REVIEW, REJECTED)
 
 
+# Trace count of memories whose date put them below the retrieval floor as they were written (an old transcript).
+EXPIRED_ON_ARRIVAL = "expired_on_arrival"
+
+
 class Rejected(Exception):
     """Stop processing one message (or one candidate) with a reason the trace reports."""
 
@@ -104,6 +108,7 @@ class CandidateResult:
     memory_id: int | None = None
     domain: str = ""
     superseded_ids: list[int] = field(default_factory=list)
+    expired: bool = False  # its date put it below the retrieval floor at once: stored, but expired
 
 
 @dataclass
@@ -126,9 +131,11 @@ class PipelineTrace:
 
     @property
     def counts(self) -> dict[str, int]:
+        """Messages per headline outcome, and how many memories arrived already expired."""
         counts = {name: 0 for name in Outcome.PRIORITY}
         for entry in self.entries:
             counts[entry.outcome] += 1
+        counts[EXPIRED_ON_ARRIVAL] = sum(r.expired for e in self.entries for r in e.results)
         return counts
 
     @property

@@ -6,11 +6,14 @@ confidence (+`memory.reinforce_confidence_step`, capped at 0.99) and
 last_reinforced_at; supersession retires the old value (status superseded,
 superseded_by, valid_to) and its single-valued relation edge. Every row carries the
 session id and the source message id. Auto-reflection policy (`policy.py`) is
-applied to new memories here.
+applied to new memories here. A new memory already below the retrieval floor (an
+old transcript's date) is expired at once and flagged in the trace.
 """
 from django.db.models import F
+from django.utils import timezone
 
 from entities.services import relation_supersede_others, relation_upsert
+from memories.decay import memory_freshness
 from memories.models import Memory, Status
 from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Rejected, Stage, WorkItem
 from memories.pipeline.policy import apply_auto_memory_policy
@@ -36,6 +39,19 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     memory.occurrences += 1
     history_record(memory, "reinforced", session_id=session_id)
     return memory
+
+
+def memory_expire_on_arrival(memory: Memory) -> bool:
+    """Expire a new memory whose own date already puts it below the retrieval floor (a message from a transcript
+    years old): it is kept for the recovery window like any expired memory, and the trace counts it, so an
+    import of old conversations does not look like a success that search then cannot find."""
+    now = timezone.now()
+    if memory_freshness(memory, now) >= recall_setting("decay.retrieval_floor"):
+        return False
+    Memory.objects.filter(pk=memory.pk).update(status=Status.EXPIRED, expired_at=now)
+    memory.status, memory.expired_at = Status.EXPIRED, now
+    history_record(memory, "expired", session_id=memory.session_id)
+    return True
 
 
 def memory_supersede(*, old: Memory, new: Memory, at) -> None:
@@ -81,15 +97,19 @@ class Persist(Stage):
             return _result(outcome, "infer", "pattern_repeated", candidate, memory)
         apply_auto_memory_policy(candidate, context)
         memory = self._create(candidate, item, context)
+        expired = memory_expire_on_arrival(memory)
         for old in candidate.supersedes:
             memory_supersede(old=old, new=memory, at=message.timestamp)
         self._write_relation(candidate, context, message.timestamp)
         if candidate.supersedes:
-            return _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute}", candidate, memory,
-                           [old.pk for old in candidate.supersedes])
-        if memory.needs_review:
-            return _result(Outcome.REVIEW, self.name, memory.review_reason, candidate, memory)
-        return _result(Outcome.STORED, self.name, "created", candidate, memory)
+            result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute}", candidate, memory,
+                             [old.pk for old in candidate.supersedes])
+        elif memory.needs_review:
+            result = _result(Outcome.REVIEW, self.name, memory.review_reason, candidate, memory)
+        else:
+            result = _result(Outcome.STORED, self.name, "created", candidate, memory)
+        result.expired = expired
+        return result
 
     def _create(self, candidate: Candidate, item: WorkItem, context: IngestContext) -> Memory:
         links = {m.entity.pk: (m.entity, m.role) for m in candidate.mentions if m.entity}

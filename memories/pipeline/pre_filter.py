@@ -110,6 +110,36 @@ JUNK = [
 ]
 
 
+# Chat balance: who a message is about. A reply that opens with a reaction and talks about "you"
+# more than about "I" is a reaction to the other person's news, not news of the speaker's own.
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", CI)
+SECOND_PERSON = re.compile(r"\b(you|your|you're|you've|you'll|you'd|yours|yourself|ya)\b", CI)
+REACTION_OPENER = re.compile(
+    r"^\W*(wow|whoa|woah|aw+|oh|omg|yay|congrats|congratulations|thanks|thank you|that's|that is|that was|"
+    r"that sounds|sounds|looks|what an?|so|glad|sorry|great|nice|cool|awesome|amazing|yeah|yes|yep|totally|"
+    r"definitely|sure|agreed?|right|true|good|hey|hi)\b", CI)
+REACTION_PENALTY = 0.2
+# A question handed back at the end ("…What about you?") neither adds to nor cancels what came before.
+TRAILING_QUESTIONS = re.compile(r"(?<=[.!])(\s+[^.!?]*\?[?!\s]*)+$")
+# Information density: a long first-person message usually carries specifics (what, where, who, when).
+LONG_MESSAGE_WORDS, LONG_MESSAGE_WEIGHT = 15, 0.1
+VERY_LONG_MESSAGE_WORDS, VERY_LONG_MESSAGE_WEIGHT = 25, 0.1
+
+
+def chat_balance(text: str) -> tuple[float, str]:
+    """(adjustment, junk reason) for who a chat message is about and how much it tells."""
+    body = TRAILING_QUESTIONS.sub("", text) or text
+    first, second, words = len(FIRST_PERSON.findall(body)), len(SECOND_PERSON.findall(body)), len(body.split())
+    if REACTION_OPENER.search(body) and (first < second or not first):
+        return -REACTION_PENALTY, "reaction"
+    bonus = 0.0
+    if first and words >= LONG_MESSAGE_WORDS:
+        bonus += LONG_MESSAGE_WEIGHT
+    if first and words >= VERY_LONG_MESSAGE_WORDS:
+        bonus += VERY_LONG_MESSAGE_WEIGHT
+    return bonus, ""
+
+
 def relevance_score(text: str) -> tuple[float, str]:
     """(score in 0..1, the junk reason that lowered it or "")."""
     text = text.strip()
@@ -119,6 +149,9 @@ def relevance_score(text: str) -> tuple[float, str]:
     if person_statement(text):
         score += PERSON_STATEMENT_WEIGHT
     penalty, reason = max(((p, r) for pattern, p, r in JUNK if pattern.search(text)), default=(0.0, ""))
+    adjustment, balance_reason = chat_balance(text)
+    score += adjustment
+    reason = reason or balance_reason
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
     return round(min(max(score - penalty, 0.0), 1.0), 3), reason

@@ -43,6 +43,37 @@ def test_a_named_speakers_lines_are_remembered_as_theirs(db, tmp_path):
     assert memory.subject.canonical_name == "Caroline"
 
 
+def test_a_transcript_from_years_ago_says_its_memories_arrived_expired(db, tmp_path, capsys):
+    old = [{"session_id": "s1", "timestamp": "2023-05-08T13:56:00+00:00", "speaker": "Caroline",
+            "text": "I went to a LGBTQ support group yesterday and it was so powerful."},
+           {"session_id": "s1", "timestamp": "2023-05-08T13:57:00+00:00", "speaker": "Caroline",
+            "text": "I just moved to Lisbon for a new job."}]
+    call_command("import_transcript", write(tmp_path, old), "--user-id", "alice", "--no-progress")
+    out = capsys.readouterr().out
+    expired = Memory.objects.filter(user_id="alice", status="expired")
+    assert sorted(m.content for m in expired) == [
+        "Caroline: I just moved to Lisbon for a new job.",
+        "Caroline: I went to a LGBTQ support group yesterday and it was so powerful."]
+    assert "2 of them arrived already expired" in out
+    # A biographical fact decays over 365 days: three and a half years on it is faint but not gone.
+    assert Memory.objects.get(user_id="alice", status="active").content == "Caroline lives in Lisbon"
+    assert all(memory.expired_at is not None for memory in expired)  # kept for the recovery window, then purged
+
+
+def test_an_ingest_trace_counts_memories_that_arrive_expired(alice_api):
+    response = alice_api.post("/api/v1/ingest", {"user_id": "alice", "session_id": "s1", "messages": [
+        {"role": "user", "content": "I went hiking in the Alps with my sister Emma", "timestamp": "2022-06-01T10:00:00Z"},
+        {"role": "user", "content": "I went hiking in the Dolomites with my brother Tom"}]}, format="json")
+    trace = response.json()
+    assert trace["counts"]["expired_on_arrival"] >= 1
+    old, new = trace["messages"]
+    assert all(result["expired"] for result in old["results"])
+    assert not any(result["expired"] for result in new["results"])
+    found = alice_api.post("/api/v1/search", {"query": "hiking with my sister", "scope": {"user_id": "alice"}},
+                           format="json").json()["results"]
+    assert "Alps" not in " ".join(hit["content"] for hit in found)
+
+
 @pytest.mark.parametrize("bad_line, message", [
     ("{not json", "line 3: not valid JSON"),
     (json.dumps({"session_id": "x", "timestamp": "2026-11-30T09:00:00Z", "speaker": "user"}), "line 3: missing text"),

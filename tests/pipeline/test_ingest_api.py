@@ -20,7 +20,8 @@ def test_ingest_returns_a_trace_per_message(alice_api):
     assert [m["message_id"] for m in body["messages"]] == ["m0", "m1", "m2"]
     assert [m["outcome"] for m in body["messages"]] == ["rejected", "stored", "stored"]
     assert body["messages"][0]["stage"] == "pre_filter"
-    assert body["counts"] == {"superseded": 0, "stored": 2, "reinforced": 0, "sent_to_review": 0, "rejected": 1}
+    assert body["counts"] == {"superseded": 0, "stored": 2, "reinforced": 0, "sent_to_review": 0, "rejected": 1,
+                              "expired_on_arrival": 0}
     event = Memory.objects.get(content="Lunch with Sarah Thursday")
     assert (event.user_id, event.session_id, event.source, event.source_message_ids) == ("alice", "chat-1", "import", ["m2"])
     assert event.valid_from.date().isoformat() == "2026-12-03"

@@ -6,7 +6,8 @@ name: a named speaker's line is remembered as that person's ("Caroline": her "I"
 is Caroline, not the account's user), as an ingest message's `name` is. The
 whole file is validated before anything is written; then each session's
 messages go through the write pipeline (source `import`) in batches, with a
-progress bar, and a summary of outcomes is printed.
+progress bar, and a summary of outcomes is printed, including how many memories
+arrived already expired (a transcript dated years ago).
 """
 import json
 from collections import Counter
@@ -18,6 +19,8 @@ from tqdm import tqdm
 
 from memories.models import Source
 from memories.pipeline import ingest_messages
+from memories.pipeline.base import EXPIRED_ON_ARRIVAL
+from recall_site.config import recall_setting
 
 BATCH_SIZE = 64
 REQUIRED = ("session_id", "timestamp", "speaker", "text")
@@ -43,9 +46,14 @@ class Command(BaseCommand):
                 totals.update(trace.counts)
                 totals["memories"] += len(set(trace.memory_ids))
                 bar.update(len(batch))
+        expired = totals.pop(EXPIRED_ON_ARRIVAL, 0)
         summary = ", ".join(f"{name} {count}" for name, count in totals.items() if name != "memories")
         self.stdout.write(f"Imported {len(lines)} messages for user {user_id}: {summary}; "
                           f"{totals['memories']} memories written or reinforced.")
+        if expired:
+            days = recall_setting("decay.expired_retention_days")
+            self.stdout.write(f"{expired} of them arrived already expired: their dates are too old for their "
+                              f"half-lives, so search will not return them (restorable for {days} days).")
 
 
 def read_transcript(path: str) -> list[dict]:
