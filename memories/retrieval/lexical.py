@@ -9,7 +9,10 @@ memories the search may see (`ln(1 + (cap + 1) / df)`): "lgbtq" outweighs
 "go". ts_rank_cd (frequency and proximity) breaks ties.
 
 Each lexeme's document frequency is counted up to `memory_retrieval.lexical_max_matches`
-(an index scan stopping after cap + 1 rows). With vectors, a lexeme shared by more
+(an index scan stopping after cap + 1 rows), unless PostgreSQL's statistics of the
+search vector (most_common_elems, kept by ANALYZE) put it far above the cap: then
+the planner's estimate stands in, as counting would read the lexeme's whole GIN
+posting list. With vectors, a lexeme shared by more
 memories than that is treated like a stop word and left out of the OR: such a
 match says nothing about which of them is relevant, and ranking thousands of rows
 for it cost 15-20 ms at 100k memories. Without vectors full text is the main
@@ -38,14 +41,27 @@ def quoted(lexeme: str) -> str:
 
 
 def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict[str, int]:
-    """How many eligible memories hold each lexeme, counted up to cap + 1 (one statement)."""
-    inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
-                                   limit=cap + 1)
-    sql = (f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
-           "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)")
+    """How many eligible memories hold each lexeme: the planner's estimate for a lexeme it expects in more
+    than `cap` of them (counting would read its whole GIN posting list: ~1.5 ms per 8,000 rows at 100k
+    memories, where a plan costs 0.3 ms), else counted up to cap + 1 (one statement)."""
+    frequencies = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, {**params, "lexemes": lexemes, "queries": [quoted(x) for x in lexemes]})
-        return dict(cursor.fetchall())
+        for lexeme in lexemes:
+            sql, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', %(term)s)",
+                                         term=quoted(lexeme))
+            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+            estimate = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+            if estimate > cap:
+                frequencies[lexeme] = estimate
+        counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
+        if counted:
+            inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
+                                           limit=cap + 1)
+            cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
+                           "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
+                           {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
+            frequencies.update(cursor.fetchall())
+    return frequencies
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:
