@@ -95,3 +95,14 @@ def test_turn_bad_input_is_a_json_400(alice_api, db):
     response = alice_api.post("/api/v1/turn", {"user_id": "alice", "message": "what is on today?"}, format="json")
     assert response.status_code == 400 and "session_id" in response.json()["fields"]
     assert not TurnInjection.objects.exists()
+
+
+def test_per_turn_retrieval_weighs_freshness_by_its_own_key(alice_api, recall_config, remember):
+    pasteis = remember("Loved the pasteis de nata in Lisbon", type="event", age_days=90)
+    fresh = [remember(text, type="event").pk for text in (
+        "Likes flat white coffee with oat milk", "Tom is moving to Hamburg in the autumn")]
+    first = turn(alice_api, "what did I enjoy eating in Lisbon?", session_id="run-a")["memories"]
+    assert first[0]["id"] == pasteis.pk  # relevance first, even proactively
+    recall_config({"memory_retrieval": {"turn_freshness_weight": 1.0}})  # relevance × freshness × importance
+    last = turn(alice_api, "what did I enjoy eating in Lisbon?", session_id="run-b")["memories"]
+    assert last[-1]["id"] == pasteis.pk and {hit["id"] for hit in last[:-1]} <= set(fresh)
