@@ -208,15 +208,15 @@ def explain_plans(size: int) -> dict:
     from memories.embedding import embed_query
     from memories.retrieval.eligible import eligible_clause
     from memories.retrieval.gating import query_gate
-    from memories.retrieval.lexical import lexeme_weights, query_lexemes, ranked_matches
+    from memories.retrieval.lexical import query_lexemes, query_terms, ranked_matches
     from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
     eligible = eligible_clause(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
     with connection.cursor() as cursor:
-        weights = lexeme_weights(eligible, query_lexemes(query), drop_common=True)
-        sql, params = ranked_matches(eligible, weights, 50)
+        terms = query_terms(eligible, query_lexemes(query))
+        sql, params = ranked_matches(eligible, terms, 50, every_word=not terms.informative)
         cursor.execute(f"EXPLAIN ANALYZE {sql}", params)
         plans = {"lexical": "\n".join(row[0] for row in cursor.fetchall())}
     semantic = nearest_rows(nearest(eligible, vector, 50), f"hnsw.ef_search = {hnsw_breadth(50)}", explain=True)

@@ -5,11 +5,11 @@
    retrieval is on and its canary passed) and the entity graph (graph.py);
 3. fuse and rank relevance first, freshness and importance ordering similar matches (ranking.py).
 The query is embedded on a worker thread while this thread does the
-database work that needs no vector: entity mentions, the graph walk and, when keywords settle
-the gate, the full-text candidates. Without a keyword the vector's nearest centroid decides the
-gate, so full text waits for it: fetched under a guessed gate it had to be fetched again whenever
-the centroid moved the gate, and a query of common words can match thousands of memories (~15 ms
-each time at 100k). No transaction is open while the model runs.
+database work that needs no vector: entity mentions, the graph walk, the rarity of the query's
+words and, when keywords settle the gate, the full-text candidates. Without a keyword the
+vector's nearest centroid decides the gate, so the full-text candidates wait for it (fetched
+under a guessed gate they had to be fetched again whenever the centroid moved the gate). No
+transaction is open while the model runs.
 """
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +21,7 @@ from memories.readiness import semantic_retrieval_ready
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, mentions_of, resolve_entities
-from memories.retrieval.lexical import lexeme_weights, lexical_candidates, query_lexemes
+from memories.retrieval.lexical import lexical_candidates, query_lexemes, query_terms
 from memories.retrieval.ranking import Hit, rank_hits
 from memories.retrieval.semantic import semantic_candidates, vector_literal
 from recall_site.config import recall_setting
@@ -59,11 +59,9 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     guess = query_gate(query, **gate_filters)
     settled = guess.method == "keywords" or not semantic
     eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
-    lexemes = query_lexemes(query)
-    weights = lexical = None
-    if settled:
-        weights = lexeme_weights(eligible, lexemes, drop_common=semantic)
-        lexical = lexical_candidates(eligible, weights, per_retriever)
+    # Word rarity only weighs the words: counted under the guessed gate, it need not wait for the vector.
+    terms = query_terms(eligible, query_lexemes(query))
+    lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=semantic) if settled else None
     query_vector = pending.result() if pending else None
     gate = guess
     if query_vector is not None and not settled:
@@ -71,9 +69,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     moved = (gate.domains, gate.min_confidence) != (guess.domains, guess.min_confidence)
     if moved:
         eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=gate, types=types)
-    if weights is None or moved or semantic != (query_vector is not None):
-        weights = lexeme_weights(eligible, lexemes, drop_common=query_vector is not None)
-        lexical = lexical_candidates(eligible, weights, per_retriever)
+    if lexical is None or moved or semantic != (query_vector is not None):
+        lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = {"lexical": lexical}
@@ -88,7 +85,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
     hits = rank_hits(candidates, graph.hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     query_vector=vector, lexeme_weights=weights, graph_mentions=mentions_of(resolved, graph),
+                     query_vector=vector, lexeme_weights=terms.weights, graph_mentions=mentions_of(resolved, graph),
                      freshness_weight=freshness_weight)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,

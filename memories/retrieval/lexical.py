@@ -8,17 +8,17 @@ summed inverse document frequency of the lexemes they hold, counted among the
 memories the search may see (`ln(1 + (cap + 1) / df)`): "lgbtq" outweighs
 "go". ts_rank_cd (frequency and proximity) breaks ties.
 
-Each lexeme's document frequency is counted up to `memory_retrieval.lexical_max_matches`
-(an index scan stopping after cap + 1 rows), unless PostgreSQL's statistics of the
-search vector (most_common_elems, kept by ANALYZE) put it far above the cap: then
-the planner's estimate stands in, as counting would read the lexeme's whole GIN
-posting list. With vectors, a lexeme shared by more
-memories than that is treated like a stop word and left out of the OR: such a
-match says nothing about which of them is relevant, and ranking thousands of rows
-for it cost 15-20 ms at 100k memories. Without vectors full text is the main
-retriever and keeps every lexeme.
+Each lexeme's document frequency is counted when it is rare (up to EXACT_UP_TO
+memories); above that PostgreSQL's estimate from the search vector's statistics
+(most_common_elems, kept by ANALYZE) stands in, as counting would read the lexeme's
+whole GIN posting list. A lexeme shared by more memories than the cap is treated like a stop word and
+left out of the OR (it still adds its small weight to the ranking): such a match
+says nothing about which of them is relevant, and ranking thousands of rows for it
+cost 15-50 ms at 100k memories. A query made only of such words is left to the
+vectors or, without them, finds the memories holding all of its words.
 """
 import math
+from dataclasses import dataclass
 
 from django.db import connection
 
@@ -26,6 +26,7 @@ from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
 
 MAX_LEXEMES = 12
+EXACT_UP_TO = 200  # lexemes held by at most this many eligible memories are counted, not estimated
 
 
 def query_lexemes(query: str) -> list[str]:
@@ -41,27 +42,28 @@ def quoted(lexeme: str) -> str:
 
 
 def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict[str, int]:
-    """How many eligible memories hold each lexeme: the planner's estimate for a lexeme it expects in more
-    than `cap` of them (counting would read its whole GIN posting list: ~1.5 ms per 8,000 rows at 100k
-    memories, where a plan costs 0.3 ms), else counted up to cap + 1 (one statement)."""
-    frequencies = {}
+    """How many eligible memories hold each lexeme. Rare ones are counted (up to EXACT_UP_TO + 1, one
+    statement); for the others the planner's estimate stands in: counting reads a lexeme's whole GIN posting
+    list (~1.5 ms per 8,000 rows at 100k memories), where a plan costs 0.3 ms, and a weight changes little
+    between 200 and thousands of holders."""
+    estimates = {}
     with connection.cursor() as cursor:
         for lexeme in lexemes:
             sql, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', %(term)s)",
                                          term=quoted(lexeme))
             cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            estimate = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
-            if estimate > cap:
-                frequencies[lexeme] = estimate
-        counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
-        if counted:
-            inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
-                                           limit=cap + 1)
-            cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
-                           "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
-                           {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
-            frequencies.update(cursor.fetchall())
-    return frequencies
+            estimates[lexeme] = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+        counted = [lexeme for lexeme in lexemes if estimates[lexeme] <= cap]
+        if not counted:
+            return estimates
+        inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
+                                       limit=min(cap, EXACT_UP_TO) + 1)
+        cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
+                       "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
+                       {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
+        for lexeme, count in cursor.fetchall():
+            estimates[lexeme] = count if count <= EXACT_UP_TO else max(count, estimates[lexeme])
+    return estimates
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:
@@ -74,30 +76,49 @@ def weighted_match(weights: dict[str, float], params: dict) -> str:
     return " + ".join(terms) or "0"
 
 
-def ranked_matches(eligible: Eligible, weights: dict[str, float], limit: int) -> tuple[str, dict]:
-    """(sql, params): ids of eligible memories holding any of the weighted lexemes, highest summed weight first."""
-    params = {"tsquery": " | ".join(quoted(lexeme) for lexeme in weights)}
-    score = weighted_match(weights, params)
+@dataclass(frozen=True)
+class QueryTerms:
+    """The query's lexemes that eligible memories hold, each weighted by its rarity among them; the `common`
+    ones are held by more than `memory_retrieval.lexical_max_matches` memories."""
+
+    weights: dict[str, float]
+    common: frozenset[str] = frozenset()
+
+    @property
+    def informative(self) -> list[str]:
+        return [lexeme for lexeme in self.weights if lexeme not in self.common]
+
+
+def query_terms(eligible: Eligible, lexemes: list[str]) -> QueryTerms:
+    """Weigh each lexeme by inverse document frequency, ln(1 + (cap + 1) / df) (see the module docstring)."""
+    if not lexemes:
+        return QueryTerms({})
+    cap = recall_setting("memory_retrieval.lexical_max_matches")
+    frequencies = {lexeme: df for lexeme, df in lexeme_frequencies(eligible, lexemes, cap).items() if df}
+    return QueryTerms({lexeme: math.log(1 + (cap + 1) / df) for lexeme, df in frequencies.items()},
+                      frozenset(lexeme for lexeme, df in frequencies.items() if df > cap))
+
+
+def ranked_matches(eligible: Eligible, terms: QueryTerms, limit: int, *, every_word: bool = False) -> tuple[str, dict]:
+    """(sql, params): ids of eligible memories holding any informative lexeme (with `every_word`: all the
+    lexemes), highest summed weight first, then ts_rank_cd."""
+    words = list(terms.weights) if every_word else terms.informative
+    params = {"tsquery": (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words)}
+    score = weighted_match(terms.weights, params)
     rank = "ts_rank_cd(m.search_vector, to_tsquery('simple', %(tsquery)s))"
     return eligible.query("m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s)",
                           order=f"{score} DESC, {rank} DESC, m.id DESC", limit=limit, **params)
 
 
-def lexeme_weights(eligible: Eligible, lexemes: list[str], *, drop_common: bool = False) -> dict[str, float]:
-    """{lexeme: inverse document frequency} of the query lexemes the eligible memories hold (see the module
-    docstring); with `drop_common`, lexemes held by more than lexical_max_matches memories are left out."""
-    if not lexemes:
-        return {}
-    cap = recall_setting("memory_retrieval.lexical_max_matches")
-    frequencies = lexeme_frequencies(eligible, lexemes, cap)
-    return {lexeme: math.log(1 + (cap + 1) / df) for lexeme, df in frequencies.items()
-            if df and not (drop_common and df > cap)}
-
-
-def lexical_candidates(eligible: Eligible, weights: dict[str, float], limit: int) -> list[int]:
-    """Up to `limit` memory ids sharing a weighted lexeme, rarest matches first."""
-    if not weights:
+def lexical_candidates(eligible: Eligible, terms: QueryTerms, limit: int, *, with_vectors: bool) -> list[int]:
+    """Up to `limit` ids of memories holding an informative lexeme, rarest matches first. A query made only of
+    common words is left to the vectors; without them, the memories holding all of its words are ranked."""
+    if terms.informative:
+        query = ranked_matches(eligible, terms, limit)
+    elif terms.weights and not with_vectors:
+        query = ranked_matches(eligible, terms, limit, every_word=True)
+    else:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(*ranked_matches(eligible, weights, limit))
+        cursor.execute(*query)
         return [row[0] for row in cursor.fetchall()]

@@ -3,7 +3,7 @@ from django.db import connection, transaction
 
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.lexical import lexeme_weights, lexical_candidates, query_lexemes, ranked_matches
+from memories.retrieval.lexical import QueryTerms, lexical_candidates, query_lexemes, query_terms, ranked_matches
 from tests import factories
 
 
@@ -14,28 +14,28 @@ def test_a_natural_question_finds_memories_sharing_its_rare_words_first(db):
     factories.memory("bob", "Caroline went to the LGBTQ support group")
     question = "When did Caroline go to the LGBTQ support group?"
     eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate(question, include_all_domains=True))
-    weights = lexeme_weights(eligible, query_lexemes(question))
+    terms = query_terms(eligible, query_lexemes(question))
     caroline, lgbtq = sorted(query_lexemes("LGBTQ Caroline"))  # as stemmed: "carolin"
-    assert weights[lgbtq] > weights[caroline]  # one memory holds "lgbtq", four hold "caroline"
-    assert "go" not in weights  # no memory of alice's holds it
-    found = lexical_candidates(eligible, weights, 10)
+    assert terms.weights[lgbtq] > terms.weights[caroline]  # one memory holds "lgbtq", four hold "caroline"
+    assert "go" not in terms.weights  # no memory of alice's holds it
+    found = lexical_candidates(eligible, terms, 10, with_vectors=True)
     assert found[0] == support_group  # not one of the memories holding only the common word
     assert sorted(found[1:]) == sorted(chatter)
-    assert lexical_candidates(eligible, weights, 2) == found[:2]
+    assert lexical_candidates(eligible, terms, 2, with_vectors=True) == found[:2]
 
 
-def test_with_vectors_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_config):
+def test_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_config):
     recall_config({"memory_retrieval": {"lexical_max_matches": 2}})
     weekly = [factories.memory("alice", f"Weekly planning meeting, week {n}").pk for n in range(3)]
     budget = factories.memory("alice", "Budget meeting with finance").pk
     gate = query_gate("weekly budget meeting", include_all_domains=True)
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    lexemes = query_lexemes("weekly budget meeting")
-    with_vectors = lexeme_weights(eligible, lexemes, drop_common=True)
-    assert set(with_vectors) == {"budget"}  # "weekly" (3) and "meet" (4) are held by more than 2
-    assert lexical_candidates(eligible, with_vectors, 10) == [budget]
-    text_only = lexeme_weights(eligible, lexemes)  # without vectors full text ranks every match
-    assert sorted(lexical_candidates(eligible, text_only, 10)) == sorted(weekly + [budget])
+    terms = query_terms(eligible, query_lexemes("weekly budget meeting"))
+    assert terms.informative == ["budget"]  # "weekly" (3) and "meet" (4) are held by more than 2
+    assert lexical_candidates(eligible, terms, 10, with_vectors=True) == [budget]
+    common = QueryTerms({lexeme: terms.weights[lexeme] for lexeme in terms.common}, terms.common)
+    assert lexical_candidates(eligible, common, 10, with_vectors=True) == []  # left to the vectors
+    assert sorted(lexical_candidates(eligible, common, 10, with_vectors=False)) == sorted(weekly)  # every word
 
 
 def test_a_health_query_reads_the_health_full_text_index(db):
@@ -45,7 +45,7 @@ def test_a_health_query_reads_the_health_full_text_index(db):
     gate = query_gate("what did the dentist say about my allergy")
     assert gate.domains == ["health"]
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    sql, params = ranked_matches(eligible, {"dentist": 1.0}, 10)
+    sql, params = ranked_matches(eligible, QueryTerms({"dentist": 1.0}), 10)
     with transaction.atomic(), connection.cursor() as cursor:
         found = cursor.execute(sql, params).fetchall()
         # On a big table the planner prefers the small partial index; here, with a handful of rows, it
