@@ -94,6 +94,9 @@ EPISODIC_KINDS = [
 ]
 _RESCHEDULE = re.compile(r"\b(moved|rescheduled|pushed( back)?|postponed|cancell?ed|shifted|declined|skipped)\b.*"
                          r"\b(meeting|call|commitment|standup|1:1|appointment|session|sync)s?\b", CI)
+# "I love that you …", "I love it", "love your turtles": a reaction to what was just said, not a taste.
+_VAGUE_OBJECT = re.compile(r"(?:it|them|that|this|these|those|how|what|when|you|your|yours|is|was|the thought)\b",
+                           CI)
 PREFERENCE_VERBS = {
     "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "like": "likes", "love": "loves",
     "enjoy": "enjoys", "hate": "dislikes", "dislike": "dislikes", "can't stand": "dislikes",
@@ -230,7 +233,7 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
     if match := _PREFERENCE.search(sentence):
         verb = PREFERENCE_VERBS[match.group("verb").lower()]
         what = _clean_object(match.group("what"))
-        if what:
+        if what and not _VAGUE_OBJECT.match(what):
             attribute = f"prefers:{_head(what)}" if verb == "prefers" else f"taste:{what.lower()}"[:64]
             found.append(_preference(_about(message, f"{verb.capitalize()} {what}"), attribute, message,
                                      mentions=named_mentions(what)))
@@ -238,7 +241,7 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
         thing = match.group("thing").strip().lower()
         content = _about(message, f"Favourite {thing} is {_clean_object(match.group('what'))}", "'s ")
         found.append(_preference(content, f"favourite:{thing}", message))
-    if match := _STANDING.search(sentence):
+    if not message.speaker and (match := _STANDING.search(sentence)):  # said to the assistant, not in a chat
         found.append(_preference(_about(message, f"Wants the assistant to {match.group('when').lower()} "
                                                  f"{_clean_object(match.group('what'))}"), "", message))
     return found

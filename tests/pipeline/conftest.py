@@ -9,8 +9,9 @@ from memories.pipeline import Message, run_pipeline
 MONDAY = datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)
 
 
-def message(text, *, at=MONDAY, id="", role="user"):
-    return Message(content=text, timestamp=at, id=id or f"m-{abs(hash((text, at))) % 10**8}", role=role)
+def message(text, *, at=MONDAY, id="", role="user", speaker=""):
+    return Message(content=text, timestamp=at, id=id or f"m-{abs(hash((text, at))) % 10**8}", role=role,
+                   speaker=speaker)
 
 
 def ingest(*texts, user_id="alice", session_id="s1", source="import", at=MONDAY, role="user"):

@@ -33,6 +33,15 @@ def test_preference_is_rephrased_with_preference_confidence():
     assert (pref.type, pref.content, pref.confidence) == ("preference", "Prefers morning meetings", 0.65)
 
 
+def test_a_reaction_is_not_a_taste_and_a_chat_line_is_no_instruction_to_the_assistant():
+    assert [c.type for c in candidates_for(message("I love that you chose pottery for your art!"))] == ["event"]
+    assert [c.type for c in candidates_for(message("Wow, I love it"))] == ["event"]
+    assert only("I love hiking in the Alps").content == "Loves hiking in the Alps"
+    assert only("Always reply in English").content == "Wants the assistant to always reply in English"
+    said = candidates_for(message("Always reply in English", speaker="Caroline"))
+    assert not any("assistant" in c.content for c in said)
+
+
 def test_relation_between_two_people():
     relation = only("Alex is Sarah's partner")
     assert relation.type == "relation"
