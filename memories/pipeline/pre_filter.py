@@ -22,6 +22,7 @@ CI = re.IGNORECASE
 UNSAID_I = (r"(^|[.!?]\s+)(just |still |finally |recently )?(been|got|started|finished|went|made|bought|tried|"
             r"working on)\b")
 
+NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.
 CUES = [
     (re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our)\b|" + UNSAID_I, CI), 0.12),
@@ -45,7 +46,7 @@ CUES = [
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                 r"\d{1,2}(:\d{2})?\s*(am|pm)|january|february|march|april|june|july|august|september|"
                 r"october|november|december)\b", CI), 0.2),
-    (re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b"), 0.08),  # a capitalised name mid-sentence
+    (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
     (re.compile(r"\b(always|never|usually|every (day|week|morning|monday|tuesday|wednesday|thursday|friday))\b", CI),
      0.1),
@@ -98,7 +99,7 @@ JUNK = [
                 r"(rain|snow)(ing)? (again|outside)|sun is out|so (hot|cold|windy) (today|outside))\b", CI),
      0.45, "weather"),
     (re.compile(r"^\W*(can|could|would|will) you\b|^\W*(please )?(write|draft|summari[sz]e|translate|explain|"
-                r"show|give|find|search|list|calculate|convert|fix|help)\b", CI), 0.4, "request_to_assistant"),
+                r"show|give|find|search|list|calculate|convert|fix|help|describe|generate|tell (me|us|a|the))\b", CI), 0.4, "request_to_assistant"),
     (re.compile(r"^\W*(what|who|when|where|why|how|which|is|are|does|do)\b[^.!]*\?\s*$", CI), 0.35, "question"),
     (re.compile(r"^\W*(hi|hello|hey|good (morning|night|evening)|bye|goodbye|see you|brb)\b\W*\w*\W*$", CI),
      0.6, "greeting"),
@@ -114,30 +115,42 @@ JUNK = [
 # more than about "I" is a reaction to the other person's news, not news of the speaker's own.
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", CI)
 SECOND_PERSON = re.compile(r"\b(you|your|you're|you've|you'll|you'd|yours|yourself|ya)\b", CI)
-REACTION_OPENER = re.compile(
-    r"^\W*(wow|whoa|woah|aw+|oh|omg|yay|congrats|congratulations|thanks|thank you|that's|that is|that was|"
-    r"that sounds|sounds|looks|what an?|so|glad|sorry|great|nice|cool|awesome|amazing|yeah|yes|yep|totally|"
-    r"definitely|sure|agreed?|right|true|good|hey|hi)\b", CI)
+_REACTION_WORDS = (r"wow|whoa|woah|aw+|oh|omg|yay|congrats|congratulations|thanks|thank you|that's|that is|"
+                   r"that was|that sounds|sounds|looks|what an?|so|glad|sorry|great|nice|cool|awesome|amazing|yeah|"
+                   r"yes|yep|yup|totally|definitely|sure|agreed?|right|true|good|hey|hi")
+REACTION_OPENER = re.compile(rf"^\W*({_REACTION_WORDS})\b", CI)
 REACTION_PENALTY = 0.2
+# A name used to address the other person ("Thanks, Mel!", "Hey Jon!", "…, John.") is not content.
+VOCATIVE = re.compile(rf"^\W*(?:(?:{_REACTION_WORDS})[\s,!.]+){{1,2}}(?-i:[A-Z][a-z]+)(?=\s*[!,.])|"
+                      r",\s*(?-i:[A-Z][a-z]+)\s*[!.?]*$", CI)
 # A question handed back at the end ("…What about you?") neither adds to nor cancels what came before.
 TRAILING_QUESTIONS = re.compile(r"(?<=[.!])(\s+[^.!?]*\?[?!\s]*)+$")
-# Information density: a long first-person message usually carries specifics (what, where, who, when).
-LONG_MESSAGE_WORDS, LONG_MESSAGE_WEIGHT = 15, 0.1
-VERY_LONG_MESSAGE_WORDS, VERY_LONG_MESSAGE_WEIGHT = 25, 0.1
+# Information density: a long message usually carries specifics (what, where, who, when) —
+# unless it is one of the strong junk kinds above (a long quote or trivia stays junk).
+STRONG_JUNK = 0.3
+LONG_MESSAGE_WORDS, LONG_MESSAGE_WEIGHT = 15, 0.25
+VERY_LONG_MESSAGE_WORDS, VERY_LONG_MESSAGE_WEIGHT = 25, 0.05
+# Platitudes and cheering carry no fact ("It's so important to…", "Keep it up!", "You got this").
+PLATITUDE = re.compile(
+    r"\b(make (a|the) difference|means? (so much|a lot)|(you|we)('ve)? got this|keep it up|keep (going|pushing)|"
+    r"here for you|proud of you|(is|are) key\b|it's (so |really |super )?(important|great|awesome|amazing|"
+    r"incredible|inspiring|nice|cool) (to|how|that|when|what)|(we|you) can (do|make|really))", CI)
+PLATITUDE_PENALTY = 0.05
 
 
-def chat_balance(text: str) -> tuple[float, str]:
+def chat_balance(text: str, junk: bool) -> tuple[float, str]:
     """(adjustment, junk reason) for who a chat message is about and how much it tells."""
     body = TRAILING_QUESTIONS.sub("", text) or text
     first, second, words = len(FIRST_PERSON.findall(body)), len(SECOND_PERSON.findall(body)), len(body.split())
-    if REACTION_OPENER.search(body) and (first < second or not first):
-        return -REACTION_PENALTY, "reaction"
-    bonus = 0.0
-    if first and words >= LONG_MESSAGE_WORDS:
-        bonus += LONG_MESSAGE_WEIGHT
-    if first and words >= VERY_LONG_MESSAGE_WORDS:
-        bonus += VERY_LONG_MESSAGE_WEIGHT
-    return bonus, ""
+    adjustment, reason = 0.0, ""
+    if REACTION_OPENER.search(body) and first <= second:
+        adjustment, reason = -REACTION_PENALTY, "reaction"
+    if not junk:
+        adjustment += LONG_MESSAGE_WEIGHT * (words >= LONG_MESSAGE_WORDS)
+        adjustment += VERY_LONG_MESSAGE_WEIGHT * (words >= VERY_LONG_MESSAGE_WORDS)
+    if PLATITUDE.search(body):
+        adjustment -= PLATITUDE_PENALTY
+    return adjustment, reason
 
 
 def relevance_score(text: str) -> tuple[float, str]:
@@ -145,11 +158,12 @@ def relevance_score(text: str) -> tuple[float, str]:
     text = text.strip()
     if not text:
         return 0.0, "empty"
-    score = BASE_SCORE + sum(weight for pattern, weight in CUES if pattern.search(text))
-    if person_statement(text):
+    content = VOCATIVE.sub("", text).strip() or text  # cues look past the name the speaker addresses
+    score = BASE_SCORE + sum(weight for pattern, weight in CUES if pattern.search(content))
+    if person_statement(content):
         score += PERSON_STATEMENT_WEIGHT
     penalty, reason = max(((p, r) for pattern, p, r in JUNK if pattern.search(text)), default=(0.0, ""))
-    adjustment, balance_reason = chat_balance(text)
+    adjustment, balance_reason = chat_balance(text, junk=penalty >= STRONG_JUNK)
     score += adjustment
     reason = reason or balance_reason
     if len(text.split()) < 3 and not penalty:

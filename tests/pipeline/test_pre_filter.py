@@ -90,3 +90,54 @@ def test_only_user_messages_become_memories(run):
     trace = run("I prefer morning meetings", role="assistant")
     assert [(e.outcome, e.reason) for e in trace.entries] == [("rejected", "not_a_user_message")]
     assert trace.memory_ids == []
+
+
+# Chat balance (the rules below were tuned on two-person chat transcripts, checked on held-out ones).
+@pytest.mark.parametrize("text", [
+    "Wow, that's amazing, you must be so proud of yourself!", "Looks great, you did an amazing job with it.",
+    "That sounds lovely, I hope you two have a wonderful time.", "Nice! Which city did you end up picking?",
+    "Congrats on the new job, you totally deserve it!",
+])
+def test_a_reaction_about_the_other_person_is_rejected(text):
+    score, reason = relevance_score(text)
+    assert score < THRESHOLD and reason == "reaction"
+
+
+@pytest.mark.parametrize("text", [
+    "Wow, I finally got the keys to my new flat in Leipzig!",
+    "Thanks! I'm taking the kids to the coast for a week in August, first real break in two years.",
+])
+def test_a_reaction_opener_before_the_speakers_own_news_passes(text):
+    assert relevance_score(text)[0] >= THRESHOLD
+
+
+def test_a_question_handed_back_at_the_end_does_not_cancel_the_news_before_it():
+    assert relevance_score("I adopted a rescue greyhound last month. Have you ever had a dog?")[0] >= THRESHOLD
+    assert relevance_score("Oh cool! Do you have a dog?")[0] < THRESHOLD
+
+
+def test_the_name_of_the_person_addressed_is_not_content():
+    assert relevance_score("Have a great time at the lake, Priya.") == relevance_score("Have a great time at the lake.")
+    assert relevance_score("Thanks, Priya! You always know what to say.")[0] < THRESHOLD
+    assert relevance_score("Great, Priya and I signed the lease.")[0] >= THRESHOLD
+
+
+def test_a_long_message_carries_specifics_unless_it_is_junk():
+    assert relevance_score("Spent the whole afternoon repainting the old fence behind the cottage with a deep green "
+                           "colour and it looks much better now")[0] >= THRESHOLD
+    for junk in ("Did you know that the Great Wall of China is not actually visible from space with the naked eye, "
+                 "despite the popular myth?",
+                 "Tell the story of how the old lighthouse keeper rescued the sailors from the storm in the bay"):
+        assert relevance_score(junk)[0] < THRESHOLD
+
+
+@pytest.mark.parametrize("text", [
+    "It's so important to spend time with the people who matter to us.",
+    "It's really nice how a small gesture can make a difference.", "You got this, just keep going!",
+])
+def test_platitudes_are_rejected(text):
+    assert relevance_score(text)[0] < THRESHOLD
+
+
+def test_a_platitude_lowers_the_score():
+    assert relevance_score("we can make it work by Friday")[0] < relevance_score("we will make it work by Friday")[0]
