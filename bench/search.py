@@ -216,7 +216,8 @@ def explain_plans(size: int) -> dict:
     eligible = eligible_clause(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
     with connection.cursor() as cursor:
         terms = query_terms(eligible, query_lexemes(query))
-        sql, params = ranked_matches(eligible, terms, 50, every_word=not terms.informative)
+        words = terms.informative or list(terms.weights)
+        sql, params = ranked_matches(eligible, terms, words, 50, every_word=not terms.informative)
         cursor.execute(f"EXPLAIN ANALYZE {sql}", params)
         plans = {"lexical": "\n".join(row[0] for row in cursor.fetchall())}
     semantic = nearest_rows(nearest(eligible, vector, 50), f"hnsw.ef_search = {hnsw_breadth(50)}", explain=True)

@@ -125,13 +125,16 @@ JOIN (
     SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth
     FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
          AS reached(entity_id, depth, position)
-    CROSS JOIN LATERAL (
-        (SELECT memory_id FROM memories_memoryentity
-         WHERE entity_id = reached.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s)
+    JOIN (
+        SELECT newest.memory_id, start.entity_id FROM unnest(%(reached_ids)s::bigint[]) AS start(entity_id)
+        CROSS JOIN LATERAL (
+            SELECT memory_id FROM memories_memoryentity
+            WHERE entity_id = start.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s
+        ) AS newest
         UNION
-        SELECT memory_id FROM memories_memoryentity
-        WHERE entity_id = reached.entity_id AND memory_id = ANY(%(found_ids)s)
-    ) AS linked
+        SELECT memory_id, entity_id FROM memories_memoryentity
+        WHERE memory_id = ANY(%(found_ids)s) AND entity_id = ANY(%(reached_ids)s)
+    ) AS linked ON linked.entity_id = reached.entity_id
     ORDER BY linked.memory_id, reached.depth, reached.position
 ) AS pool ON pool.memory_id = m.id
 """

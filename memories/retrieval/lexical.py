@@ -1,24 +1,23 @@
 """Lexical retriever: PostgreSQL full-text search over the generated `search_vector` (GIN index).
 
-The query's english lexemes (stemmed, stop words dropped) are matched as an OR,
-so a natural question ("When did Caroline go to the LGBTQ support group?") finds
-the memory that shares its telling words even though it shares few of the others.
-PostgreSQL's ts_rank knows nothing of word rarity, so matches are ranked by the
-summed inverse document frequency of the lexemes they hold, counted among the
-memories the search may see (`ln(1 + (cap + 1) / df)`): "lgbtq" outweighs
-"go". ts_rank_cd (frequency and proximity) breaks ties.
+A natural question ("When did Caroline go to the LGBTQ support group?") shares
+only some of its words with the memory that answers it, so full text does not
+ask for all of them. Each of the query's english lexemes (stemmed, stop words
+dropped) is weighted by its rarity among the memories the search may see,
+`ln(1 + (cap + 1) / df)`: "lgbtq" outweighs "go" (PostgreSQL's ts_rank knows
+nothing of rarity). Candidates are the memories holding all the informative
+lexemes, then those holding any of the rarest ones, by summed weight.
 
-Each lexeme's document frequency is counted when it is rare (up to EXACT_UP_TO
-memories); above that PostgreSQL's estimate from the search vector's statistics
-(most_common_elems, kept by ANALYZE) stands in, as counting would read the lexeme's
-whole GIN posting list. A lexeme shared by more memories than the cap is treated like a stop word and
-left out of the OR (it still adds its small weight to the ranking): such a match
-says nothing about which of them is relevant, and ranking thousands of rows for it
-cost 15-50 ms at 100k memories. A query made only of such words is left to the
-vectors or, without them, finds the memories holding all of its words.
+A lexeme held by more than `memory_retrieval.lexical_max_matches` (the cap)
+memories is common: like a stop word it says nothing about which of them is
+relevant, so it only adds its small weight to the ranking. The OR reads at most
+cap rows (the rarest lexemes whose holders fit): ranking every holder of a few
+mid-frequency words cost 15-50 ms at 100k memories. A query made only of common
+words is left to the vectors or, without them, finds the memories holding all
+of its words.
 """
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection
 
@@ -26,7 +25,6 @@ from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
 
 MAX_LEXEMES = 12
-EXACT_UP_TO = 200  # lexemes held by at most this many eligible memories are counted, not estimated
 
 
 def query_lexemes(query: str) -> list[str]:
@@ -42,28 +40,28 @@ def quoted(lexeme: str) -> str:
 
 
 def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict[str, int]:
-    """How many eligible memories hold each lexeme. Rare ones are counted (up to EXACT_UP_TO + 1, one
-    statement); for the others the planner's estimate stands in: counting reads a lexeme's whole GIN posting
-    list (~1.5 ms per 8,000 rows at 100k memories), where a plan costs 0.3 ms, and a weight changes little
-    between 200 and thousands of holders."""
-    estimates = {}
+    """How many eligible memories hold each lexeme: counted up to cap + 1 (one statement), except where the
+    planner expects more than `cap` holders. Counting those would read their whole GIN posting lists and cap + 1
+    rows each, ~2 ms per common word at 100k memories, where a plan costs 0.3 ms. An estimate can be low for a
+    lexeme missing from the statistics: that one is counted, as it should be."""
+    frequencies = {}
     with connection.cursor() as cursor:
         for lexeme in lexemes:
             sql, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', %(term)s)",
                                          term=quoted(lexeme))
             cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            estimates[lexeme] = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
-        counted = [lexeme for lexeme in lexemes if estimates[lexeme] <= cap]
-        if not counted:
-            return estimates
-        inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
-                                       limit=min(cap, EXACT_UP_TO) + 1)
-        cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
-                       "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
-                       {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
-        for lexeme, count in cursor.fetchall():
-            estimates[lexeme] = count if count <= EXACT_UP_TO else max(count, estimates[lexeme])
-    return estimates
+            estimate = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+            if estimate > cap:
+                frequencies[lexeme] = estimate
+        counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
+        if counted:
+            inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
+                                           limit=cap + 1)
+            cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
+                           "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
+                           {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
+            frequencies.update(cursor.fetchall())
+    return frequencies
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:
@@ -83,6 +81,7 @@ class QueryTerms:
 
     weights: dict[str, float]
     common: frozenset[str] = frozenset()
+    frequencies: dict[str, int] = field(default_factory=dict)  # holders per lexeme (counted or estimated)
 
     @property
     def informative(self) -> list[str]:
@@ -96,29 +95,56 @@ def query_terms(eligible: Eligible, lexemes: list[str]) -> QueryTerms:
     cap = recall_setting("memory_retrieval.lexical_max_matches")
     frequencies = {lexeme: df for lexeme, df in lexeme_frequencies(eligible, lexemes, cap).items() if df}
     return QueryTerms({lexeme: math.log(1 + (cap + 1) / df) for lexeme, df in frequencies.items()},
-                      frozenset(lexeme for lexeme, df in frequencies.items() if df > cap))
+                      frozenset(lexeme for lexeme, df in frequencies.items() if df > cap), frequencies)
 
 
-def ranked_matches(eligible: Eligible, terms: QueryTerms, limit: int, *, every_word: bool = False) -> tuple[str, dict]:
-    """(sql, params): ids of eligible memories holding any informative lexeme (with `every_word`: all the
-    lexemes), highest summed weight first, then ts_rank_cd."""
-    words = list(terms.weights) if every_word else terms.informative
-    params = {"tsquery": (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words)}
-    score = weighted_match(terms.weights, params)
-    rank = "ts_rank_cd(m.search_vector, to_tsquery('simple', %(tsquery)s))"
-    return eligible.query("m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s)",
-                          order=f"{score} DESC, {rank} DESC, m.id DESC", limit=limit, **params)
+def ranked_matches(eligible: Eligible, terms: QueryTerms, words: list[str], limit: int, *,
+                   every_word: bool = False, exclude=()) -> tuple[str, dict]:
+    """(sql, params): ids of eligible memories holding all of `words` (ranked by ts_rank: they share the same
+    words) or any of them (ranked by the summed weight of the query lexemes they hold, newest first on a tie)."""
+    params = {"tsquery": (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words),
+              "exclude": list(exclude)}
+    if every_word:
+        order = "ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) DESC"
+    else:
+        order = f"{weighted_match(terms.weights, params)} DESC"
+    return eligible.query("m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s)"
+                                        " AND NOT m.id = ANY(%(exclude)s)",
+                          order=f"{order}, m.id DESC", limit=limit, **params)
+
+
+def within_budget(terms: QueryTerms, frequencies: dict[str, int], budget: int) -> list[str]:
+    """The rarest informative lexemes whose holders add up to at most `budget` rows (at least the rarest)."""
+    chosen, rows = [], 0
+    for lexeme in sorted(terms.informative, key=lambda lexeme: (frequencies[lexeme], lexeme)):
+        if chosen and rows + frequencies[lexeme] > budget:
+            break
+        chosen.append(lexeme)
+        rows += frequencies[lexeme]
+    return chosen
 
 
 def lexical_candidates(eligible: Eligible, terms: QueryTerms, limit: int, *, with_vectors: bool) -> list[int]:
-    """Up to `limit` ids of memories holding an informative lexeme, rarest matches first. A query made only of
-    common words is left to the vectors; without them, the memories holding all of its words are ranked."""
-    if terms.informative:
-        query = ranked_matches(eligible, terms, limit)
-    elif terms.weights and not with_vectors:
-        query = ranked_matches(eligible, terms, limit, every_word=True)
-    else:
-        return []
+    """Up to `limit` ids of memories sharing the query's informative lexemes: first those holding all of them,
+    then those holding any of the rarest ones, by summed rarity. The OR reads at most lexical_max_matches
+    rows: ranking every holder of a few mid-frequency words cost 15-50 ms at 100k memories, and the holders of
+    only the commoner of them are the weakest matches. A query made only of common words is left to the
+    vectors; without them, the memories holding all of its words are ranked."""
+    if not terms.informative:
+        if with_vectors or not terms.weights:
+            return []
+        return _ids(ranked_matches(eligible, terms, list(terms.weights), limit, every_word=True))
+    found = []
+    if len(terms.informative) > 1:
+        found = _ids(ranked_matches(eligible, terms, terms.informative, limit, every_word=True))
+    if len(found) < limit:
+        budget = recall_setting("memory_retrieval.lexical_max_matches")
+        words = within_budget(terms, terms.frequencies, budget)
+        found += _ids(ranked_matches(eligible, terms, words, limit - len(found), exclude=found))
+    return found
+
+
+def _ids(query: tuple[str, dict]) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(*query)
         return [row[0] for row in cursor.fetchall()]

@@ -45,7 +45,7 @@ def test_a_health_query_reads_the_health_full_text_index(db):
     gate = query_gate("what did the dentist say about my allergy")
     assert gate.domains == ["health"]
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    sql, params = ranked_matches(eligible, QueryTerms({"dentist": 1.0}), 10)
+    sql, params = ranked_matches(eligible, QueryTerms({"dentist": 1.0}), ["dentist"], 10)
     with transaction.atomic(), connection.cursor() as cursor:
         found = cursor.execute(sql, params).fetchall()
         # On a big table the planner prefers the small partial index; here, with a handful of rows, it
