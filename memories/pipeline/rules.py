@@ -42,9 +42,10 @@ _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 _INFERENCE = re.compile(
-    r"\b(?:the user|user|he|she|they|you|i)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
+    r"\b(?:the user|user|you|i)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
     r"might be|may be|must be|was probably|is probably)\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
-    r"quite\s+|pretty\s+|a little\s+)*(?P<state>[a-z]+)", CI)
+    r"quite\s+|pretty\s+|a little\s+)*(?!(?:able|going|getting|trying|doing|having|like|right|the|an?)\b)"
+    r"(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
 _MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i: is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
@@ -107,11 +108,15 @@ PREFERENCE_VERBS = {
 def extract_candidates(message: Message) -> list[Candidate]:
     """Every candidate memory in one user message (at least one: see the module docstring)."""
     text = _PREFIX.sub("", message.content.strip()).strip()
-    candidates = []
+    candidates, said = [], []
     for sentence in filter(None, (s.strip() for s in _SENTENCES.split(text))):
-        candidates += _sentence_candidates(_PREFIX.sub("", sentence), message)
-    if _needs_episodic(text, candidates):
-        candidates.append(_episodic(text, message))
+        found = _sentence_candidates(_PREFIX.sub("", sentence), message)
+        candidates += found
+        if not any(candidate.details.get("inferred") for candidate in found):
+            said.append(sentence)  # an inference's sentence must not come back as a plain statement
+    rest = " ".join(said)
+    if rest and _needs_episodic(rest, candidates):
+        candidates.append(_episodic(rest, message))
     return candidates
 
 
@@ -133,8 +138,6 @@ def _hedged(text: str, candidates: list[Candidate]) -> list[Candidate]:
 
 def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
     """True when no candidate was found, or the typed ones leave a clause or more of the message unsaid."""
-    if any(candidate.details.get("inferred") for candidate in candidates):
-        return False  # an inference's sentence must not come back as a plain statement
     held = {word for c in candidates for word in _words(f"{c.content} {c.details.get('text', '')}")}
     return not candidates or sum(word not in held for word in _words(text)) >= EPISODIC_COPY_MIN_WORDS
 

@@ -111,6 +111,17 @@ def test_inferences_are_never_facts_over_the_whole_fixture():
     assert inferences >= 3
 
 
+def test_a_story_about_someone_who_seemed_sad_is_kept_and_an_inference_about_the_user_is_not_retold():
+    story = candidates_for(message("I sat with a girl at the shelter. She seemed so sad. We talked for an hour."))
+    assert [c.type for c in story] == ["event"] and "She seemed so sad" in story[0].content
+    mixed = candidates_for(message("You seem stressed lately. I booked a massage for Saturday at the spa downtown."))
+    inferred = [c for c in mixed if c.details.get("inferred")]
+    assert len(inferred) == 1 and inferred[0].confidence == 0.2
+    assert all("stressed" not in c.content for c in mixed if not c.details.get("inferred"))
+    assert any("massage" in c.content for c in mixed)
+    assert not any(c.details.get("inferred") for c in candidates_for(message("As you might be able to tell, I love it")))
+
+
 def test_a_relevant_message_matching_no_pattern_is_kept_as_an_episodic_event():
     text = "Alex is worried about the apartment move"
     assert relevance_score(text)[0] >= 0.55
