@@ -132,10 +132,13 @@ LONG_MESSAGE_WORDS, LONG_MESSAGE_WEIGHT = 15, 0.25
 VERY_LONG_MESSAGE_WORDS, VERY_LONG_MESSAGE_WEIGHT = 25, 0.05
 # Platitudes and cheering carry no fact ("It's so important to…", "Keep it up!", "You got this").
 PLATITUDE = re.compile(
-    r"\b(make (a|the) difference|means? (so much|a lot)|(you|we)('ve)? got this|keep it up|keep (going|pushing)|"
+    r"\b(make (a|the) difference|means? (so much|a lot)|(i'll|i will) let you know|(you|we)('ve)? got this|keep it up|keep (going|pushing)|"
     r"here for you|proud of you|(is|are) key\b|it's (so |really |super )?(important|great|awesome|amazing|"
     r"incredible|inspiring|nice|cool) (to|how|that|when|what)|(we|you) can (do|make|really))", CI)
 PLATITUDE_PENALTY = 0.05
+# "Cool! Who's your favourite team?": an opener and a question handed back tell nothing (ours).
+QUESTION_BACK_MAX_WORDS = 3
+QUESTION_BACK_PENALTY = 0.3
 
 
 def chat_balance(text: str, junk: bool) -> tuple[float, str]:
@@ -150,6 +153,8 @@ def chat_balance(text: str, junk: bool) -> tuple[float, str]:
         adjustment += VERY_LONG_MESSAGE_WEIGHT * (words >= VERY_LONG_MESSAGE_WORDS)
     if PLATITUDE.search(body):
         adjustment -= PLATITUDE_PENALTY
+    if body != text and words <= QUESTION_BACK_MAX_WORDS:
+        adjustment, reason = adjustment - QUESTION_BACK_PENALTY, reason or "question"
     return adjustment, reason
 
 

@@ -141,3 +141,13 @@ def test_platitudes_are_rejected(text):
 
 def test_a_platitude_lowers_the_score():
     assert relevance_score("we can make it work by Friday")[0] < relevance_score("we will make it work by Friday")[0]
+
+
+@pytest.mark.parametrize("text", ["Nice! Which team do you support?", "I bet! What are your plans for the summer?",
+                                  "Thanks! I'll let you know how it goes!"])
+def test_an_opener_with_a_question_handed_back_or_a_promise_to_report_is_rejected(text):
+    assert relevance_score(text)[0] < THRESHOLD
+
+
+def test_news_before_a_question_handed_back_still_passes():
+    assert relevance_score("Nice! I adopted a beagle puppy from the shelter last week. Do you have pets?")[0] >= THRESHOLD
