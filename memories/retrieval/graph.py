@@ -9,15 +9,17 @@ closeness to the query plus a penalty per hop.
 A memory of a person named in the query must relate to the query, not just to
 that person: with a query vector its cosine similarity to the question must reach
 `graph_min_similarity` and come within `graph_similarity_margin` of the best
-semantic match's. Memories of people reached through a relation join as they are
-("how is Tom's family doing" → Tom's daughter's birthday): that is what the
-walk is for, and the per-hop penalty orders them after the named person's. A person named
-in hundreds of memories (a hub) would otherwise contribute their newest ones
-whatever the topic: the name alone gives an unrelated memory ~0.4 against a
-question naming that person, where the memory that answers it scores 0.65-0.85. The pool per reached entity is its newest
-`graph_memories_per_entity` memories plus those of the lexical and semantic
-candidates linked to it, so an old memory about the question still earns the
-graph's agreement.
+semantic match's. Otherwise a person named in hundreds of memories (a hub) would
+contribute their newest ones whatever the topic: the name alone gives an
+unrelated memory ~0.4 against a question naming that person, where the memory
+that answers it scores 0.65-0.85. Memories of people reached through a relation
+join as they are ("how is Tom's family doing" → his daughter's birthday): that
+is what the walk is for, and the per-hop penalty orders them after the named
+person's. The walk never passes through the user's own entity.
+
+The pool per reached entity is its newest `graph_memories_per_entity` memories
+plus those of the lexical and semantic candidates linked to it, so an old memory
+about the question is still found through the person.
 """
 import re
 from dataclasses import dataclass

@@ -1,11 +1,13 @@
-"""Fuse the retrievers' candidate lists and rank relevance first.
+"""Rank the retrievers' candidates relevance first.
 
-Relevance starts from reciprocal-rank fusion (Σ 1 / (rrf_k + rank)) scaled to
-0..1, which rewards agreement between retrievers but barely separates ranks
-within one (with rrf_k 60, first and tenth differ by 13 %). With a query vector,
-each candidate's cosine similarity to the query, relative to the best
-candidate's, is blended in with `memory_retrieval.similarity_weight` (the
-semantic rerank).
+Relevance (0..1) is the weighted mean (`memory_retrieval.relevance_weights`) of a
+candidate's cosine similarity to the query and its full-text match (the summed
+rarity of the query's words it holds), each relative to the best candidate's, and
+of what the graph adds (see `_relevance`). Reciprocal-rank fusion, used before,
+scored a retriever's 1st and 10th candidates within 13 % of each other and let
+agreement between retrievers outweigh a far closer match; on real conversations
+(bench/quality_locomo.py) recall@10 went from 0.216 to 0.294 on the same memories
+when the scores themselves were fused.
 
 Freshness (memories.decay.memory_freshness: confidence × 0.5^(age/half-life)) and
 importance (floor + (1 − floor) × importance) then order memories of similar
