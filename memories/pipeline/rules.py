@@ -270,6 +270,10 @@ def _event(sentence: str, message: Message) -> Candidate | None:
     )
     if _RESCHEDULE.search(sentence) and when.weekday and when.daypart:
         candidate.details["pattern_key"] = f"avoid:{when.weekday}:{when.daypart}"
+    elif when.at and when.at.date() < message.timestamp.date():
+        # "Went to a concert last Friday": it happened, an experience told, not an appointment to keep.
+        candidate.half_life_days = recall_setting("decay.episodic_half_life_days")
+        candidate.details["kind"] = "experience"
     return candidate
 
 

@@ -111,6 +111,14 @@ def test_inferences_are_never_facts_over_the_whole_fixture():
     assert inferences >= 3
 
 
+def test_a_dated_event_in_the_past_is_an_experience_and_one_ahead_an_appointment():
+    past = only("I went to a jazz concert with Priya yesterday")
+    ahead = only("concert with Priya on Friday")
+    assert (past.type, past.half_life_days, past.details["kind"]) == ("event", 180, "experience")
+    assert past.valid_from.date() < MONDAY.date() < ahead.valid_from.date()
+    assert ahead.half_life_days is None  # the event half-life (30 days), counted from Friday
+
+
 def test_a_story_about_someone_who_seemed_sad_is_kept_and_an_inference_about_the_user_is_not_retold():
     story = candidates_for(message("I sat with a girl at the shelter. She seemed so sad. We talked for an hour."))
     assert [c.type for c in story] == ["event"] and "She seemed so sad" in story[0].content
