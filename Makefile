@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test install browser bench screenshots clean
+.PHONY: run test install browser bench quality screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -33,6 +33,10 @@ bench: install
 	$(PY) bench/search.py
 	$(PY) bench/ingest.py
 	$(PY) bench/forget.py
+
+# Memory quality on real conversations (LoCoMo, ../shared/data/locomo-dev.json; takes a few minutes).
+quality: install
+	$(PY) bench/quality_locomo.py
 
 clean:
 	rm -rf $(VENV) var

@@ -1,6 +1,6 @@
 """Memory quality on real conversations: LoCoMo evidence recall through the API, default settings.
 
-    .venv/bin/python bench/quality_locomo.py [--data ../shared/data/locomo-dev.json] [--conversations N]
+    make quality     # or: .venv/bin/python bench/quality_locomo.py [--data FILE] [--conversations N] [--keep|--reuse]
 
 The procedure of `../shared/data/README.md`: one conversation = one user, one
 LoCoMo session = one `session_id`, each turn one ingested `user` message whose id
@@ -210,6 +210,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the database for --reuse")
     parser.add_argument("--reuse", action="store_true", help="search the kept database again (no ingest)")
     args = parser.parse_args()
+    if not args.data.exists():
+        parser.error(f"no conversations at {args.data}: pass --data PATH to a LoCoMo-format JSON file")
     conversations = json.loads(args.data.read_text())[:args.conversations]
     import django
 

@@ -100,17 +100,19 @@ def query_terms(eligible: Eligible, lexemes: list[str]) -> QueryTerms:
 
 def ranked_matches(eligible: Eligible, terms: QueryTerms, words: list[str], limit: int, *,
                    every_word: bool = False, exclude=()) -> tuple[str, dict]:
-    """(sql, params): ids of eligible memories holding all of `words` (ranked by ts_rank: they share the same
-    words) or any of them (ranked by the summed weight of the query lexemes they hold, newest first on a tie)."""
+    """(sql, params): ids of eligible memories holding any of `words`, by the summed weight of the query lexemes
+    they hold (newest first on a tie); with `every_word`, holding all of them, by ts_rank (they share the same
+    words), among the first `lexical_max_matches` found: common words can be held together by thousands."""
     params = {"tsquery": (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words),
               "exclude": list(exclude)}
-    if every_word:
-        order = "ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) DESC"
-    else:
-        order = f"{weighted_match(terms.weights, params)} DESC"
-    return eligible.query("m.id", where="m.search_vector @@ to_tsquery('simple', %(tsquery)s)"
-                                        " AND NOT m.id = ANY(%(exclude)s)",
-                          order=f"{order}, m.id DESC", limit=limit, **params)
+    where = "m.search_vector @@ to_tsquery('simple', %(tsquery)s) AND NOT m.id = ANY(%(exclude)s)"
+    if not every_word:
+        return eligible.query("m.id", where=where, order=f"{weighted_match(terms.weights, params)} DESC, m.id DESC",
+                              limit=limit, **params)
+    sql, params = eligible.query("m.id, ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) AS rank",
+                                 where=where, limit=recall_setting("memory_retrieval.lexical_max_matches"), **params)
+    return (f"SELECT id FROM ({sql}) AS held ORDER BY rank DESC, id DESC LIMIT %(ranked)s",
+            {**params, "ranked": limit})
 
 
 def within_budget(terms: QueryTerms, frequencies: dict[str, int], budget: int) -> list[str]:

@@ -35,7 +35,9 @@ def test_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_con
     assert lexical_candidates(eligible, terms, 10, with_vectors=True) == [budget]
     common = QueryTerms({lexeme: terms.weights[lexeme] for lexeme in terms.common}, terms.common)
     assert lexical_candidates(eligible, common, 10, with_vectors=True) == []  # left to the vectors
-    assert sorted(lexical_candidates(eligible, common, 10, with_vectors=False)) == sorted(weekly)  # every word
+    # Without vectors: the memories holding every word, ranked among the first lexical_max_matches found.
+    every_word = lexical_candidates(eligible, common, 10, with_vectors=False)
+    assert len(every_word) == 2 and set(every_word) <= set(weekly)
 
 
 def test_a_health_query_reads_the_health_full_text_index(db):
