@@ -41,6 +41,7 @@ from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_
 from audit.services import audit_record
 from entities.models import Alias, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from recall_site.locks import user_write_lock
 
 # Queued tasks whose first argument is a list of memory ids.
 MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
@@ -117,6 +118,7 @@ def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
 def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str = "") -> dict:
     """Delete everything the criteria select, in one transaction, and audit it (ids and counts only)."""
     with transaction.atomic():
+        user_write_lock(user_id)  # no ingest of this user writes between the plan and the delete
         plan = _plan(user_id, criteria)
         counts = _execute(user_id, plan)
         event = audit_record(

@@ -15,6 +15,7 @@ from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import tag_candidates
 from recall_site.config import recall_setting
+from recall_site.locks import user_write_lock
 
 WRITE_STAGES = (ResolveRefs(), Reconcile(), Persist())
 
@@ -36,6 +37,7 @@ def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, 
                     candidates=[candidate])
     context = IngestContext(user_id=user_id, session_id=session_id, source=Source.MANUAL_TOOL, actor=actor)
     with transaction.atomic():
+        user_write_lock(user_id)  # a parallel identical call reinforces this one instead of duplicating it
         for stage in WRITE_STAGES:
             stage.run(item, context)
         memory = Memory.objects.get(pk=item.results[0].memory_id)

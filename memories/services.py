@@ -11,6 +11,7 @@ from audit.services import audit_record
 from memories.decay import half_life_for
 from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, UserProfile
 from memories.tasks import enqueue_embedding
+from recall_site.locks import user_write_lock
 
 EDITABLE_FIELDS = (
     "content", "type", "domain", "sensitive", "confidence", "importance", "pinned", "needs_review",
@@ -86,6 +87,7 @@ def memory_forget(*, memory: Memory, actor: str, action: str = "forget_memory") 
     """Hard-delete one memory. The audit row (forget_memory, or review_reject from the
     review queue) holds ids and counts only — no free text that could carry content."""
     memory_id, user_id = memory.pk, memory.user_id
+    user_write_lock(user_id)
     Memory.objects.filter(superseded_by=memory).update(superseded_by=None)
     deleted, per_model = memory.delete()
     counts = {label.split(".")[-1].lower(): n for label, n in per_model.items()}

@@ -28,6 +28,7 @@ from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import TagDomain
 from memories.tasks import embedding_jobs_coalesced
+from recall_site.locks import user_write_lock
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ def _write_message(item: WorkItem, context: IngestContext) -> None:
     stage_name = ""
     try:
         with transaction.atomic():
+            user_write_lock(context.user_id)  # resolve → reconcile → persist of one user take turns
             for stage in WRITE_STAGES:
                 stage_name = stage.name
                 stage.run(item, context)
