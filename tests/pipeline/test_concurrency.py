@@ -1,9 +1,11 @@
-"""Parallel writes of one user take turns: one entity per name, one memory per statement (real threads)."""
+"""Parallel writes of one user take turns: one entity per name, one memory per statement, a forget racing
+ingests succeeds (real threads, real transactions)."""
 import threading
 
 import pytest
 from django.db import connection
 
+from audit.forget import DeleteCriteria, hard_delete
 from entities.models import Entity
 from memories.models import Memory
 from memories.pipeline import ingest_messages
@@ -52,6 +54,30 @@ def test_parallel_ingests_naming_a_new_person_create_one_entity(lexical_only):
 @pytest.mark.django_db(transaction=True)
 def test_parallel_identical_remembers_reinforce_one_memory(lexical_only):
     in_parallel(lambda n: remember_memory(user_id="alice", actor="test", session_id=f"s{n}",
-                                          content="Prefers window seats on long flights", type="preference"))
+                                          content="Prefers window seats on long flights", type="preference",
+                                          domain="personal"))
     memory = Memory.objects.get(user_id="alice")
     assert memory.occurrences == PARALLEL
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forget_racing_ingests_succeeds_and_every_message_is_kept(lexical_only):
+    ingest_messages(user_id="alice", session_id="greta", source="import", actor="test", messages=[
+        {"role": "user", "content": "Lunch with Greta Holm on Friday at the harbour cafe"}])
+    greta = Entity.objects.get(user_id="alice", normalized_name="greta holm")
+    outcomes = []
+
+    def write(n):
+        if n == 0:
+            hard_delete(user_id="alice", criteria=DeleteCriteria(entity_refs=[greta.public_id]), actor="test")
+        else:
+            trace = ingest_messages(user_id="alice", session_id=f"s{n}", source="import", actor="test", messages=[
+                {"role": "user", "content": f"Dinner with Priya Nair on day {n} at the new ramen place"}])
+            outcomes.append(trace.counts)
+
+    in_parallel(write)
+    assert all(counts["rejected"] == 0 for counts in outcomes) and len(outcomes) == PARALLEL - 1
+    assert not Entity.objects.filter(user_id="alice", normalized_name="greta holm", deleted_at__isnull=True).exists()
+    assert not Memory.objects.filter(user_id="alice", content__icontains="greta").exists()
+    kept = Memory.objects.filter(user_id="alice", content__icontains="priya")
+    assert sum(memory.occurrences for memory in kept) == PARALLEL - 1  # stored, or reinforced as a near-duplicate
