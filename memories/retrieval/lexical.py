@@ -115,14 +115,14 @@ def ranked_matches(eligible: Eligible, terms: QueryTerms, words: list[str], limi
             {**params, "ranked": limit})
 
 
-def within_budget(terms: QueryTerms, frequencies: dict[str, int], budget: int) -> list[str]:
+def within_budget(terms: QueryTerms, budget: int) -> list[str]:
     """The rarest informative lexemes whose holders add up to at most `budget` rows (at least the rarest)."""
     chosen, rows = [], 0
-    for lexeme in sorted(terms.informative, key=lambda lexeme: (frequencies[lexeme], lexeme)):
-        if chosen and rows + frequencies[lexeme] > budget:
+    for lexeme in sorted(terms.informative, key=lambda lexeme: (terms.frequencies[lexeme], lexeme)):
+        if chosen and rows + terms.frequencies[lexeme] > budget:
             break
         chosen.append(lexeme)
-        rows += frequencies[lexeme]
+        rows += terms.frequencies[lexeme]
     return chosen
 
 
@@ -141,7 +141,7 @@ def lexical_candidates(eligible: Eligible, terms: QueryTerms, limit: int, *, wit
         found = _ids(ranked_matches(eligible, terms, terms.informative, limit, every_word=True))
     if len(found) < limit:
         budget = recall_setting("memory_retrieval.lexical_max_matches")
-        words = within_budget(terms, terms.frequencies, budget)
+        words = within_budget(terms, budget)
         found += _ids(ranked_matches(eligible, terms, words, limit - len(found), exclude=found))
     return found
 
