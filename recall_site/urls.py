@@ -14,3 +14,6 @@ urlpatterns = [
     path("", include("audit.urls")),
     path("", include("memories.urls")),
 ]
+
+handler404 = "recall_site.api_errors.not_found"
+handler500 = "recall_site.api_errors.server_error"
