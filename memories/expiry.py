@@ -30,12 +30,13 @@ def expire_memories(now: datetime | None = None) -> int:
         memory.pk for memory in candidates.only(*FRESHNESS_FIELDS).iterator(chunk_size=2000)
         if memory_freshness(memory, now, stale_person=memory.pk in stale) < floor
     ]
-    return len(_mark_expired(below, now))
+    return len(memories_mark_expired(below, now))
 
 
 @transaction.atomic
-def _mark_expired(memory_ids: list[int], now: datetime) -> list[tuple[int, str]]:
-    """Claim rows with a conditional update (a concurrent run claims each row once) and record history."""
+def memories_mark_expired(memory_ids: list[int], now: datetime) -> list[tuple[int, str]]:
+    """Expire active, unpinned memories: claim rows with a conditional update (a concurrent run claims each row
+    once) and record history. Returns the (id, user_id) claimed."""
     if not memory_ids:
         return []
     with connection.cursor() as cursor:

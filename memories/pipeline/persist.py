@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from entities.services import relation_supersede_others, relation_upsert
 from memories.decay import memory_freshness
+from memories.expiry import memories_mark_expired
 from memories.models import Memory, Status
 from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Rejected, Stage, WorkItem
 from memories.pipeline.policy import apply_auto_memory_policy
@@ -48,10 +49,7 @@ def memory_expire_on_arrival(memory: Memory) -> bool:
     now = timezone.now()
     if memory_freshness(memory, now) >= recall_setting("decay.retrieval_floor"):
         return False
-    Memory.objects.filter(pk=memory.pk).update(status=Status.EXPIRED, expired_at=now)
-    memory.status, memory.expired_at = Status.EXPIRED, now
-    history_record(memory, "expired", session_id=memory.session_id)
-    return True
+    return bool(memories_mark_expired([memory.pk], now))
 
 
 def memory_supersede(*, old: Memory, new: Memory, at) -> None:
