@@ -62,6 +62,12 @@ def first_person(message: Message, role: str = "subject") -> Mention:
     return Mention("me", kind="self", role=role)
 
 
+def as_said(message: Message, text: str) -> str:
+    """Words of the message with its speaker's name in front ("Caroline: I went…"), so they stay hers and stay
+    findable by her name; the user's own words as they are."""
+    return f"{message.speaker}: {text}" if message.speaker else text
+
+
 @dataclass
 class RelationSpec:
     subject: Mention

@@ -11,7 +11,7 @@ import json
 import urllib.request
 from datetime import datetime
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
+from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, as_said, first_person
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.rules import BIOGRAPHICAL
 from recall_site.config import recall_setting
@@ -72,16 +72,12 @@ def _request_body(message: Message) -> dict:
         "temperature": 0,
         "messages": [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": f"Sent at {message.timestamp.isoformat()}:\n{_said(message)}"},
+            {"role": "user",
+             "content": f"Sent at {message.timestamp.isoformat()}:\n{as_said(message, message.content)}"},
         ],
         "response_format": {"type": "json_schema",
                             "json_schema": {"name": "memories", "schema": OUTPUT_SCHEMA}},
     }
-
-
-def _said(message: Message) -> str:
-    """A transcript line keeps its speaker, so the model does not take their "I" for the user."""
-    return f"{message.speaker}: {message.content}" if message.speaker else message.content
 
 
 def _post(body: dict) -> dict:

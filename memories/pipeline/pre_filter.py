@@ -88,7 +88,8 @@ JUNK = [
     (re.compile(r"\b(task|it|that|this|email|message|file)('s| is| was)? (done|sent|finished|completed)\b\W*$", CI),
      0.45, "task_confirmation"),
     (re.compile(r"[\"“].{8,}[\"”]\s*[-—–~]\s*(?-i:[A-Z])[\w. ]*$|"
-                r"\b(as \w+( \w+)? (once )?said|quote of the day|(here's|here is) (an? |your )?(motivational|inspirational)|words to live by)\b", CI), 0.6, "quote"),
+                r"\b(as \w+( \w+)? (once )?said|quote of the day|(here's|here is) (an? |your )?"
+                r"(motivational|inspirational)|words to live by)\b", CI), 0.6, "quote"),
     (re.compile(r"\b(why did the|knock,? knock|what do you call a|here's a joke|tell you a joke|"
                 r"walks into a bar|pun intended|dad joke)\b", CI), 0.6, "joke"),
     (re.compile(r"\b(did you know|fun fact|^\W*trivia|the capital of|is the (largest|tallest|oldest|smallest|longest)|"
@@ -99,7 +100,8 @@ JUNK = [
                 r"(rain|snow)(ing)? (again|outside)|sun is out|so (hot|cold|windy) (today|outside))\b", CI),
      0.45, "weather"),
     (re.compile(r"^\W*(can|could|would|will) you\b|^\W*(please )?(write|draft|summari[sz]e|translate|explain|"
-                r"show|give|find|search|list|calculate|convert|fix|help|describe|generate|tell (me|us|a|the))\b", CI), 0.4, "request_to_assistant"),
+                r"show|give|find|search|list|calculate|convert|fix|help|describe|generate|tell (me|us|a|the))\b", CI),
+     0.4, "request_to_assistant"),
     (re.compile(r"^\W*(what|who|when|where|why|how|which|is|are|does|do)\b[^.!]*\?\s*$", CI), 0.35, "question"),
     (re.compile(r"^\W*(hi|hello|hey|good (morning|night|evening)|bye|goodbye|see you|brb)\b\W*\w*\W*$", CI),
      0.6, "greeting"),
@@ -132,7 +134,8 @@ LONG_MESSAGE_WORDS, LONG_MESSAGE_WEIGHT = 15, 0.25
 VERY_LONG_MESSAGE_WORDS, VERY_LONG_MESSAGE_WEIGHT = 25, 0.05
 # Platitudes and cheering carry no fact ("It's so important to…", "Keep it up!", "You got this").
 PLATITUDE = re.compile(
-    r"\b(make (a|the) difference|means? (so much|a lot)|(i'll|i will) let you know|(you|we)('ve)? got this|keep it up|keep (going|pushing)|"
+    r"\b(make (a|the) difference|means? (so much|a lot)|(i'll|i will) let you know|(you|we)('ve)? got this|"
+    r"keep it up|keep (going|pushing)|"
     r"here for you|proud of you|(is|are) key\b|it's (so |really |super )?(important|great|awesome|amazing|"
     r"incredible|inspiring|nice|cool) (to|how|that|when|what)|(we|you) can (do|make|really))", CI)
 PLATITUDE_PENALTY = 0.05

@@ -23,7 +23,7 @@ person, never the user: "Caroline prefers tea", and her words keep her name.
 """
 import re
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
+from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, as_said, first_person
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions
 from recall_site.config import recall_setting
@@ -264,7 +264,8 @@ def _event(sentence: str, message: Message) -> Candidate | None:
     if not (_EVENT_WORDS.search(sentence) and (when.at or when.phrase)) and not _RESCHEDULE.search(sentence):
         return None
     candidate = Candidate(
-        type="event", content=_said(message, sentence), confidence=recall_setting("memory.stated_confidence"),
+        type="event", content=as_said(message, _sentence_content(sentence)),
+        confidence=recall_setting("memory.stated_confidence"),
         importance=_importance("event"), mentions=_mentions(sentence, message), valid_from=when.at,
         details={"when": when.phrase} if when.phrase else {},
     )
@@ -285,7 +286,8 @@ def _episodic(text: str, message: Message) -> Candidate:
             mention.kind, mention.role = "person", "subject"
     kind = next((kind for kind, pattern in EPISODIC_KINDS if pattern.search(text)), "statement")
     candidate = Candidate(
-        type="event", content=_said(message, text), confidence=recall_setting("memory.stated_confidence"),
+        type="event", content=as_said(message, _sentence_content(text)),
+        confidence=recall_setting("memory.stated_confidence"),
         importance=_importance("episodic"), mentions=mentions, valid_from=when.at or message.timestamp,
         half_life_days=recall_setting("decay.episodic_half_life_days"), details={"episodic": True, "kind": kind},
     )
@@ -302,11 +304,6 @@ def _mentions(text: str, message: Message) -> list[Mention]:
 def _about(message: Message, content: str, link: str = " ") -> str:
     """A typed memory's words: "Prefers tea" about the user, "Caroline prefers tea" about a speaker."""
     return f"{message.speaker}{link}{content[:1].lower()}{content[1:]}" if message.speaker else content
-
-
-def _said(message: Message, text: str) -> str:
-    """The words as said, with the speaker's name in front so they stay findable by it."""
-    return f"{message.speaker}: {_sentence_content(text)}" if message.speaker else _sentence_content(text)
 
 
 def _importance(kind: str) -> float:

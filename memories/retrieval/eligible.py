@@ -38,8 +38,9 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
 
     Superseded and expired rows are out (status), as are doubtful memories awaiting
     review (inferences, an ambiguous person); confident ones waiting only for confirmation
-    or auto-pin review are in (SEARCHABLE_REVIEW_REASONS). session_local rows only appear inside their own session; sensitive
-    rows need the sensitive confidence floor regardless of the filters.
+    or auto-pin review are in (SEARCHABLE_REVIEW_REASONS). session_local rows only
+    appear inside their own session; sensitive rows need the sensitive confidence floor
+    regardless of the filters.
     """
     params = {
         "eligible_user_id": user_id, "eligible_active": Status.ACTIVE.value, "eligible_global": Scope.USER_GLOBAL.value,

@@ -62,7 +62,8 @@ def test_a_transcript_from_years_ago_says_its_memories_arrived_expired(db, tmp_p
 
 def test_an_ingest_trace_counts_memories_that_arrive_expired(alice_api):
     response = alice_api.post("/api/v1/ingest", {"user_id": "alice", "session_id": "s1", "messages": [
-        {"role": "user", "content": "I went hiking in the Alps with my sister Emma", "timestamp": "2022-06-01T10:00:00Z"},
+        {"role": "user", "content": "I went hiking in the Alps with my sister Emma",
+         "timestamp": "2022-06-01T10:00:00Z"},
         {"role": "user", "content": "I went hiking in the Dolomites with my brother Tom"}]}, format="json")
     trace = response.json()
     assert trace["counts"]["expired_on_arrival"] >= 1

@@ -150,4 +150,5 @@ def test_an_opener_with_a_question_handed_back_or_a_promise_to_report_is_rejecte
 
 
 def test_news_before_a_question_handed_back_still_passes():
-    assert relevance_score("Nice! I adopted a beagle puppy from the shelter last week. Do you have pets?")[0] >= THRESHOLD
+    news = "Nice! I adopted a beagle puppy from the shelter last week. Do you have pets?"
+    assert relevance_score(news)[0] >= THRESHOLD

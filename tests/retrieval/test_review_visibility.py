@@ -25,12 +25,17 @@ def test_an_ingested_conversation_is_searchable_at_once_and_marked_unreviewed(al
 
 
 def test_doubtful_memories_stay_out_of_search_until_reviewed(alice_api, remember):
-    remember("Seemed stressed about the deadline", type="preference", confidence=0.9, domain="professional", needs_review=True,
-             review_reason="inferred")
-    remember("Sarah wants to meet about the deadline", type="event", confidence=0.9, domain="professional", needs_review=True,
-             review_reason="ambiguous_entity")
-    confirmed = remember("The deadline for the grant is Friday", type="event", confidence=0.9, domain="professional")
-    assert list(search(alice_api, "what about the deadline")) == [confirmed.content]
+    work = {"confidence": 0.9, "domain": "professional"}
+    remember("Seemed stressed about the deadline", type="preference", needs_review=True, review_reason="inferred",
+             **work)
+    remember("Sarah wants to meet about the deadline", type="event", needs_review=True,
+             review_reason="ambiguous_entity", **work)
+    waiting = remember("The deadline for the budget is Monday", type="event", needs_review=True,
+                       review_reason="auto_memory", **work)
+    confirmed = remember("The deadline for the grant is Friday", type="event", **work)
+    found = search(alice_api, "what about the deadline")
+    assert set(found) == {confirmed.content, waiting.content}
+    assert (found[waiting.content]["reviewed"], found[confirmed.content]["reviewed"]) == (False, True)
 
 
 def test_auto_pinning_keeps_a_doubtful_review_reason(db):
