@@ -24,27 +24,49 @@ What one request removes (`hard_delete`; `deletion_counts` reports the same coun
   the relations learned in it.
 
 Everything runs in one transaction with set-based SQL; on any error nothing is deleted. The audit
-event (action `hard_delete`) holds actor, user id, entity/session/memory ids and counts — never
-content; the free-text reason is stored with her names and aliases redacted.
+event (action `hard_delete`) holds actor, user id, entity/session/memory ids, counts and a reason
+category (`ForgetReason`) — never content and never the words of the request.
 """
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import connection, models, transaction
+from django.db.models import Q, TextField, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 from django_q.models import OrmQ
 
 from audit.models import AuditEvent
-from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_word_pattern
+from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_word_pattern, text_terms
 from audit.services import audit_record
-from entities.models import Alias, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference
+from entities.models import (
+    Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference,
+)
+from entities.names import normalize_name
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
 from recall_site.locks import user_write_lock
 
+# An entity with an alias from these was put there by a person, not only by what was said.
+CURATED_ALIAS_ORIGINS = (AliasOrigin.CONTACTS, AliasOrigin.MANUAL)
+# A dry run lists at most this many memories (the counts cover all of them).
+PREVIEW_LIMIT = 200
 # Queued tasks whose first argument is a list of memory ids.
 MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
+
+
+class ForgetReason(models.TextChoices):
+    """Why a deletion was asked for. The audit log keeps only this category, never a request's own words."""
+    USER_REQUEST = "user_request", "The user asked"
+    CORRECTION = "correction", "Wrong or mistaken memory"
+    RETENTION = "retention", "Retention policy"
+    OTHER = "other", "Other"
+
+
+def reason_category(reason: str) -> str:
+    """A category code given as the reason is kept; any other text becomes `user_request`."""
+    code = (reason or "").strip().lower()
+    return code if code in ForgetReason.values else ForgetReason.USER_REQUEST
 
 
 class DeleteRequestError(ValueError):
@@ -97,7 +119,29 @@ class DeletionPlan:
 
 def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
     """Dry run: how many rows per table a hard delete would remove. Changes nothing."""
+    return _counts(user_id, _plan(user_id, criteria))
+
+
+def deletion_preview(*, user_id: str, criteria: DeleteCriteria, limit: int = PREVIEW_LIMIT) -> dict:
+    """Dry run with the items: the counts, and the first `limit` memories and every entity that would go,
+    so a person sees what is swept in with her (a same-session memory, "Emma L", her employer)."""
     plan = _plan(user_id, criteria)
+    memories = Memory.objects.filter(pk__in=_id_array(plan.memory_ids)).order_by("-created_at")[:limit]
+    entities = Entity.objects.filter(pk__in=plan.entity_ids).order_by("canonical_name")
+    requested = set(criteria.entity_refs)
+    return {
+        "counts": _counts(user_id, plan),
+        "memories": [{"id": m.pk, "type": m.type, "content": m.content, "session_id": m.session_id,
+                      "created_at": m.created_at.isoformat()} for m in memories],
+        "entities": [{"id": e.public_id, "name": e.canonical_name, "kind": e.kind,
+                      "outcome": "tombstoned" if e.pk in plan.tombstone_ids else "removed",
+                      "why": "requested" if e.public_id in requested else "known only from what is forgotten"}
+                     for e in entities],
+        "sessions": plan.forgotten_sessions,
+    }
+
+
+def _counts(user_id: str, plan: "DeletionPlan") -> dict:
     return {
         "memories": len(plan.memory_ids),
         "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=_id_array(plan.memory_ids)).count(),
@@ -124,7 +168,7 @@ def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_rea
         event = audit_record(
             actor=actor, action="hard_delete", user_id=user_id,
             target_ids=criteria.scope_ids() | {"session_ids": plan.forgotten_sessions},
-            counts=counts, reason=redact(audit_reason, plan.terms),
+            counts=counts, reason=reason_category(audit_reason),
         )
     return {"counts": counts, "audit_event_id": event.pk}
 
@@ -141,28 +185,30 @@ def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
     entities = _entities(user_id, criteria.entity_refs)
     entity_ids = [entity.pk for entity in entities]
     terms = entity_terms(entities)
-    linked_ids = _entity_linked_memory_ids(user_id, entity_ids)
+    linked_ids = _entity_linked_memory_ids(user_id, entity_ids) | _memory_ids_naming(user_id, entity_ids, terms)
     entity_sessions = _entity_sessions(user_id, entity_ids, linked_ids)
     memory_ids = linked_ids | _session_memory_ids(user_id, entity_sessions) | _requested_memory_ids(user_id, criteria)
-    relations = Relation.objects.filter(user_id=user_id).filter(
-        Q(subject_id__in=entity_ids) | Q(session_id__in=criteria.source_session)
-    )
-    incoming = Relation.objects.filter(user_id=user_id, object_id__in=entity_ids).exclude(
-        Q(subject_id__in=entity_ids) | Q(session_id__in=criteria.source_session)
-    )
     forgotten_sessions = sorted(entity_sessions | set(criteria.source_session))
+    relations = Relation.objects.filter(user_id=user_id).filter(
+        Q(subject_id__in=entity_ids) | Q(session_id__in=forgotten_sessions)
+    )
+    relation_ids = set(relations.values_list("pk", flat=True))
+    orphan_ids = _orphan_entity_ids(user_id, entity_ids, forgotten_sessions, memory_ids, relation_ids)
+    gone = entity_ids + orphan_ids
+    relation_ids |= set(Relation.objects.filter(subject_id__in=gone, object_id__in=gone).values_list("pk", flat=True))
+    incoming = Relation.objects.filter(user_id=user_id, object_id__in=entity_ids).exclude(pk__in=relation_ids)
     return DeletionPlan(
         memory_ids=sorted(memory_ids),
-        entity_ids=entity_ids,
+        entity_ids=gone,
         tombstone_ids=sorted(set(incoming.values_list("object_id", flat=True))),
         forgotten_sessions=forgotten_sessions,
         terms=terms,
-        relation_ids=list(relations.values_list("pk", flat=True)),
-        alias_ids=_alias_ids(user_id, entity_ids, name_terms(terms)),
+        relation_ids=sorted(relation_ids),
+        alias_ids=_alias_ids(user_id, gone, name_terms(terms)),
         mention_ids=list(EntityMention.objects.filter(user_id=user_id).filter(
-            Q(entity_id__in=entity_ids) | Q(session_id__in=criteria.source_session)).values_list("pk", flat=True)),
+            Q(entity_id__in=gone) | Q(session_id__in=forgotten_sessions)).values_list("pk", flat=True)),
         review_ids=list(EntityReview.objects.filter(
-            Q(entity_id__in=entity_ids) | Q(candidate_id__in=entity_ids)).values_list("pk", flat=True)),
+            Q(entity_id__in=gone) | Q(candidate_id__in=gone)).values_list("pk", flat=True)),
         unresolved_ids=_unresolved_ids(user_id, forgotten_sessions, name_terms(terms)),
         queued_task_ids=_queued_task_ids(set(memory_ids)),
     )
@@ -184,6 +230,46 @@ def _entity_linked_memory_ids(user_id: str, entity_ids: list[int]) -> set[int]:
     linked = MemoryEntity.objects.filter(user_id=user_id, entity_id__in=entity_ids).values_list("memory_id")
     subject = Memory.objects.filter(user_id=user_id, subject_id__in=entity_ids).values_list("pk")
     return {pk for (pk,) in linked.union(subject)}
+
+
+def _memory_ids_naming(user_id: str, entity_ids: list[int], terms: list[str]) -> set[int]:
+    """Memories whose text names her ("emma larsson called", "coffee with Larsson", "gift for Emma L."),
+    linked to her or not."""
+    if not entity_ids:
+        return set()
+    own_forms = {normalize_name(term) for term in terms}
+    others = Entity.objects.live().filter(user_id=user_id).exclude(pk__in=entity_ids).exclude(
+        normalized_name__in=own_forms)
+    other_names = [*others.values_list("canonical_name", flat=True),
+                   *Alias.objects.filter(entity__in=others).values_list("alias", flat=True)]
+    forms = text_terms(terms, other_names)
+    if not forms:
+        return set()
+    said = Concat("content", Value(" "), Cast("details", TextField()), output_field=TextField())
+    return set(Memory.objects.filter(user_id=user_id).alias(said=said).filter(
+        said__iregex=sql_word_pattern(forms)).values_list("pk", flat=True))
+
+
+def _orphan_entity_ids(user_id: str, entity_ids: list[int], sessions: list[str], memory_ids: set[int],
+                       relation_ids: set[int]) -> list[int]:
+    """Entities known only from what is being forgotten (her employer, a restaurant, "Emma L" made from her
+    name): every mention in a forgotten session, every memory deleted, every relation deleted, none added by
+    hand or from contacts."""
+    mentioned = EntityMention.objects.filter(user_id=user_id, session_id__in=sessions).values_list("entity_id")
+    linked = MemoryEntity.objects.filter(memory_id__in=_id_array(memory_ids)).values_list("entity_id")
+    candidates = Entity.objects.live().filter(user_id=user_id, pk__in=mentioned.union(linked)).exclude(
+        Q(pk__in=entity_ids) | Q(kind=EntityKind.SELF))
+    kept_elsewhere = (
+        Q(pk__in=EntityMention.objects.filter(user_id=user_id).exclude(session_id__in=sessions).values("entity_id"))
+        | Q(pk__in=MemoryEntity.objects.filter(user_id=user_id).exclude(memory_id__in=_id_array(memory_ids))
+            .values("entity_id"))
+        | Q(pk__in=Memory.objects.filter(user_id=user_id, subject_id__isnull=False)
+            .exclude(pk__in=_id_array(memory_ids)).values("subject_id"))
+        | Q(pk__in=Relation.objects.filter(user_id=user_id).exclude(pk__in=relation_ids).values("subject_id"))
+        | Q(pk__in=Relation.objects.filter(user_id=user_id).exclude(pk__in=relation_ids).values("object_id"))
+        | Q(pk__in=Alias.objects.filter(user_id=user_id, origin__in=CURATED_ALIAS_ORIGINS).values("entity_id"))
+    )
+    return sorted(candidates.exclude(kept_elsewhere).values_list("pk", flat=True))
 
 
 def _entity_sessions(user_id: str, entity_ids: list[int], linked_ids: set[int]) -> set[str]:

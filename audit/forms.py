@@ -3,7 +3,7 @@ from datetime import UTC, datetime, time
 
 from django import forms
 
-from audit.forget import DeleteCriteria
+from audit.forget import DeleteCriteria, ForgetReason
 from entities.models import Entity, EntityKind, EntityMention
 from memories.models import Memory, MemoryType
 
@@ -25,8 +25,9 @@ class ForgetForm(forms.Form):
                                       widget=forms.CheckboxSelectMultiple, label="Types")
     before = forms.DateField(required=False, label="Created before",
                              widget=forms.DateInput(attrs={"type": "date"}))
-    reason = forms.CharField(required=False, max_length=500, label="Reason (optional)",
-                             help_text="Kept in the audit log for 90 days; the forgotten names are redacted.")
+    reason = forms.ChoiceField(choices=ForgetReason.choices, initial=ForgetReason.USER_REQUEST, label="Reason",
+                               required=False,
+                               help_text="Kept in the audit log for 90 days, as this category only.")
 
     def __init__(self, *args, user_id: str, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,7 +1,9 @@
 """The remember_memory tool: store what the assistant was explicitly asked to remember.
 
 The content is already what to remember, so pre_filter and extract are skipped;
-the memory goes through tag_domain (unless a domain is given), resolve_refs,
+the people it names are found as ingest finds them (and added to the `entities`
+given), so forgetting a person also finds what was remembered about her; the
+memory goes through tag_domain (unless a domain is given), resolve_refs,
 reconcile and persist like any other, so saying the same thing twice reinforces
 and a new value for a known attribute supersedes.
 """
@@ -9,7 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories.models import Memory, MemoryType, Scope, Source
+from entities.names import normalize_name
 from memories.pipeline.base import Candidate, IngestContext, Mention, Message, WorkItem
+from memories.pipeline.names_in_text import named_mentions, role_mentions
 from memories.pipeline.persist import Persist
 from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
@@ -29,7 +33,7 @@ def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, 
         type=type, content=content.strip(),
         confidence=confidence if confidence is not None else recall_setting(confidence_key),
         importance=importance if importance is not None else float(recall_setting("memory.importance").get(type, 0.5)),
-        mentions=[Mention(name) for name in entities], domain=domain, sensitive=sensitive, pinned=pinned,
+        mentions=_mentions(content, entities), domain=domain, sensitive=sensitive, pinned=pinned,
         scope=scope, source=Source.MANUAL_TOOL,
     )
     tag_candidates([candidate])
@@ -45,3 +49,13 @@ def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, 
             memory.pinned = True
             memory.save(update_fields=["pinned", "updated_at"])
     return memory
+
+
+def _mentions(content: str, entities) -> list[Mention]:
+    """The entities named by the caller, then the people, places and roles the content names itself."""
+    mentions, seen = [], set()
+    for mention in [Mention(name) for name in entities] + named_mentions(content) + role_mentions(content):
+        if (key := normalize_name(mention.text)) not in seen:
+            seen.add(key)
+            mentions.append(mention)
+    return mentions

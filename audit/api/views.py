@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from audit import selectors
 from audit.access import actor_name
 from audit.api import serializers as s
-from audit.forget import DeleteRequestError, UnknownTargetError, deletion_counts, hard_delete
+from audit.forget import DeleteRequestError, UnknownTargetError, deletion_preview, hard_delete
 from audit.metrics import current_metrics, metric_series
 from memories.api.serializers import MemoryOutputSerializer
 from memories.expiry import MemoryNotExpiredError, memory_restore
@@ -26,7 +26,7 @@ def delete_view(request):
     criteria = s.criteria_from(data["filter"])
     try:
         if data["dry_run"]:
-            return Response({"dry_run": True, "counts": deletion_counts(user_id=user_id, criteria=criteria)})
+            return Response({"dry_run": True, **deletion_preview(user_id=user_id, criteria=criteria)})
         result = hard_delete(user_id=user_id, criteria=criteria, actor=actor_name(request.user),
                              audit_reason=data["audit_reason"])
     except UnknownTargetError as error:

@@ -1,6 +1,6 @@
 """Finding people, places, organisations and role phrases in free text ("lunch with Sarah", "my boss", "in Berlin").
 
-A capitalised word is a name unless it is a pronoun, question word or sentence
+A capitalised word is a name unless it holds a digit ("Kvikk-4711"), is a pronoun, question word or sentence
 starter ("What", "Hey", "Thanks"), a weekday, a month or a holiday. Cheap context
 rules decide what a name is: a person unless its own words say otherwise ("Acme
 Inc", "Stanford University", "Lake Tahoe", an acronym), or the words around it
@@ -98,7 +98,7 @@ def named_mentions(text: str) -> list[Mention]:
         words = [w for w in match.group(0).split(" ") if w.strip("'’").lower().removesuffix("'s").removesuffix("’s")
                  not in NOT_NAMES]
         name = " ".join(words).removesuffix("'s").removesuffix("’s").strip()
-        if not name or name.lower() in seen or len(name) < 2:
+        if not name or name.lower() in seen or len(name) < 2 or any(c.isdigit() for c in name):
             continue
         seen.add(name.lower())
         found.append(Mention(name, kind=name_kind(match.group(0), text[: match.start()], text[match.end():])))

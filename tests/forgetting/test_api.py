@@ -18,13 +18,16 @@ def test_dry_run_then_hard_delete_sarah(alice_api, sarah_world):
     preview = delete(alice_api, dry_run=True, **body)
     assert preview.status_code == 200, preview.content
     assert preview.json()["dry_run"] is True and preview.json()["counts"]["memories"] == 3
+    assert {m["content"] for m in preview.json()["memories"]} == {
+        "lunch with Sarah Thursday", "Dr. Chen prefers email", "deadline moved to Friday"}
+    assert [(e["name"], e["outcome"]) for e in preview.json()["entities"]] == [("Sarah Chen", "tombstoned")]
     assert Memory.objects.filter(user_id="alice").count() == 5
 
     done = delete(alice_api, **body)
     assert done.status_code == 200, done.content
     assert done.json()["counts"] == preview.json()["counts"]
     event = AuditEvent.objects.get(pk=done.json()["audit_event_id"])
-    assert event.reason == "User requested: 'forget everything about [redacted]'"
+    assert event.reason == "user_request"
     assert Memory.objects.filter(user_id="alice").count() == 2
 
 
