@@ -36,6 +36,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 from django_q.models import OrmQ
+from django_q.tasks import async_task
 
 from audit.models import AuditEvent
 from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_word_pattern, text_terms
@@ -45,10 +46,14 @@ from entities.models import (
 )
 from entities.names import normalize_name
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
-from recall_site.locks import user_write_lock
+from recall_site.config import recall_setting
+from recall_site.locks import retry_on_conflict, user_write_lock
 
 # An entity with an alias from these was put there by a person, not only by what was said.
 CURATED_ALIAS_ORIGINS = (AliasOrigin.CONTACTS, AliasOrigin.MANUAL)
+# Every table a forget deletes from or rewrites (VACUUMed after it, see audit.tasks.vacuum_after_forget).
+FORGET_TABLES = (Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile, Entity, Alias, EntityMention,
+                 EntityReview, Relation, UnresolvedReference, AuditEvent, OrmQ)
 # A dry run lists at most this many memories (the counts cover all of them).
 PREVIEW_LIMIT = 200
 # Queued tasks whose first argument is a list of memory ids.
@@ -160,7 +165,12 @@ def _counts(user_id: str, plan: "DeletionPlan") -> dict:
 
 
 def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str = "") -> dict:
-    """Delete everything the criteria select, in one transaction, and audit it (ids and counts only)."""
+    """Delete everything the criteria select, in one transaction, and audit it (ids and counts only).
+    A transaction PostgreSQL aborts for a deadlock is planned and run again."""
+    return retry_on_conflict(lambda: _hard_delete(user_id, criteria, actor, audit_reason))
+
+
+def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str) -> dict:
     with transaction.atomic():
         user_write_lock(user_id)  # no ingest of this user writes between the plan and the delete
         plan = _plan(user_id, criteria)
@@ -170,6 +180,8 @@ def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_rea
             target_ids=criteria.scope_ids() | {"session_ids": plan.forgotten_sessions},
             counts=counts, reason=reason_category(audit_reason),
         )
+        if recall_setting("audit.vacuum_after_forget"):
+            transaction.on_commit(lambda: async_task("audit.tasks.vacuum_after_forget"))
     return {"counts": counts, "audit_event_id": event.pk}
 
 

@@ -1,9 +1,11 @@
-"""Background work (django-q2) for the audit app: audit-log retention and weekly metric snapshots.
-Both are idempotent and safe to run twice at once."""
+"""Background work (django-q2) for the audit app: audit-log retention, weekly metric snapshots and the
+VACUUM after a forget. Each is idempotent and safe to run twice at once."""
 from datetime import date, timedelta
 
+from django.db import connection
 from django.utils import timezone
 
+from audit.forget import FORGET_TABLES
 from audit.metrics import snapshot_week, week_start_of
 from audit.models import AuditEvent
 from audit.services import purge_old_audit_events
@@ -25,3 +27,13 @@ def snapshot_weekly_metrics(week_start: date | None = None) -> int:
     for user_id in sorted(user_ids):
         snapshot_week(user_id, week_start)
     return len(user_ids)
+
+
+def vacuum_after_forget() -> list[str]:
+    """After a hard delete: VACUUM the tables it touched, so the deleted rows' dead versions leave the table
+    and index pages now, not at autovacuum's next pass (docs/security.md says what PostgreSQL keeps)."""
+    tables = [model._meta.db_table for model in FORGET_TABLES]
+    with connection.cursor() as cursor:
+        for table in tables:
+            cursor.execute(f'VACUUM (ANALYZE) "{table}"')
+    return tables

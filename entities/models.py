@@ -68,6 +68,12 @@ class Entity(models.Model):
                 condition=models.Q(kind="self", deleted_at__isnull=True),
                 name="one_self_entity_per_user",
             ),
+            # One live entity per name and kind: parallel writes naming a new person make one entity.
+            models.UniqueConstraint(
+                fields=["user_id", "normalized_name", "kind"],
+                condition=models.Q(deleted_at__isnull=True) & ~models.Q(normalized_name=""),
+                name="one_live_entity_per_name",
+            ),
         ]
 
     def __str__(self):

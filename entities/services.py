@@ -192,9 +192,15 @@ def _name_table(user_id):
 
 def entity_create(*, user_id: str, name: str, kind: str = EntityKind.PERSON,
                   origin: str = AliasOrigin.USER_MENTION) -> Entity:
-    entity = Entity.objects.create(
-        user_id=user_id, kind=kind, canonical_name=name.strip(), normalized_name=normalize_name(name)
-    )
+    """A new entity, or the live one of that name and kind when a parallel write made it first
+    (the constraint one_live_entity_per_name decides)."""
+    normalized = normalize_name(name)
+    try:
+        with transaction.atomic():
+            entity = Entity.objects.create(user_id=user_id, kind=kind, canonical_name=name.strip(),
+                                           normalized_name=normalized)
+    except IntegrityError:
+        entity = Entity.objects.live().get(user_id=user_id, kind=kind, normalized_name=normalized)
     alias_add(entity=entity, alias=name, origin=origin)
     return entity
 
@@ -234,7 +240,8 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
 def entity_name_complete(*, entity: Entity, mention: str) -> Entity:
     """"Sarah" first, "Sarah Chen" later: the fuller form becomes the canonical name (the old one stays an alias)."""
     normalized = normalize_name(mention)
-    if " " not in entity.normalized_name and normalized.startswith(f"{entity.normalized_name} "):
+    taken = Entity.objects.live().filter(user_id=entity.user_id, kind=entity.kind, normalized_name=normalized)
+    if " " not in entity.normalized_name and normalized.startswith(f"{entity.normalized_name} ") and not taken.exists():
         entity.canonical_name, entity.normalized_name = mention.strip(), normalized
         Entity.objects.filter(pk=entity.pk).update(canonical_name=entity.canonical_name, normalized_name=normalized)
     return entity

@@ -7,11 +7,13 @@ memory goes through tag_domain (unless a domain is given), resolve_refs,
 reconcile and persist like any other, so saying the same thing twice reinforces
 and a new value for a known attribute supersedes.
 """
+import copy
+
 from django.db import transaction
 from django.utils import timezone
 
-from memories.models import Memory, MemoryType, Scope, Source
 from entities.names import normalize_name
+from memories.models import Memory, MemoryType, Scope, Source
 from memories.pipeline.base import Candidate, IngestContext, Mention, Message, WorkItem
 from memories.pipeline.names_in_text import named_mentions, role_mentions
 from memories.pipeline.persist import Persist
@@ -19,7 +21,7 @@ from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import tag_candidates
 from recall_site.config import recall_setting
-from recall_site.locks import user_write_lock
+from recall_site.locks import retry_on_conflict, user_write_lock
 
 WRITE_STAGES = (ResolveRefs(), Reconcile(), Persist())
 
@@ -37,11 +39,15 @@ def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, 
         scope=scope, source=Source.MANUAL_TOOL,
     )
     tag_candidates([candidate])
-    item = WorkItem(Message(content=content, timestamp=timezone.now(), id=source_message_id or ""),
-                    candidates=[candidate])
     context = IngestContext(user_id=user_id, session_id=session_id, source=Source.MANUAL_TOOL, actor=actor)
+    message = Message(content=content, timestamp=timezone.now(), id=source_message_id or "")
+    return retry_on_conflict(lambda: _write(WorkItem(message, candidates=[copy.deepcopy(candidate)]), context,
+                                            pinned))
+
+
+def _write(item: WorkItem, context: IngestContext, pinned: bool) -> Memory:
     with transaction.atomic():
-        user_write_lock(user_id)  # a parallel identical call reinforces this one instead of duplicating it
+        user_write_lock(context.user_id)  # a parallel identical call reinforces this one instead of duplicating it
         for stage in WRITE_STAGES:
             stage.run(item, context)
         memory = Memory.objects.get(pk=item.results[0].memory_id)

@@ -6,11 +6,39 @@ earlier copy of a statement and stores another. Eight parallel ingests naming
 "Jonas Berg" made eight entities. A write stage or a forget holds this lock for
 the rest of its transaction, so one user's writes take turns; other users'
 writes never wait for it, and reads take no lock.
+
+PostgreSQL may still abort one of two transactions that wait on each other
+(a deadlock with a write that takes no user lock, such as the expiry purge);
+`retry_on_conflict` runs such a unit of work again.
 """
-from django.db import connection
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import OperationalError, connection
+
+T = TypeVar("T")
+# deadlock_detected, serialization_failure: the transaction was aborted and may simply be run again.
+RETRYABLE_SQLSTATES = {"40P01", "40001"}
+ATTEMPTS = 3
+BACKOFF_SECONDS = 0.05
 
 
 def user_write_lock(user_id: str) -> None:
     """Wait for, then hold until the current transaction ends, the write lock of `user_id`."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"recall-write:{user_id}"])
+
+
+def retry_on_conflict(work: Callable[[], T]) -> T:
+    """Run `work`, which opens its own transaction, up to ATTEMPTS times while PostgreSQL aborts it for a
+    deadlock or a serialization failure. Inside an outer transaction nothing can be retried: it raises."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return work()
+        except OperationalError as error:
+            sqlstate = getattr(error.__cause__, "sqlstate", None)
+            if attempt == ATTEMPTS or connection.in_atomic_block or sqlstate not in RETRYABLE_SQLSTATES:
+                raise
+            time.sleep(BACKOFF_SECONDS * attempt)
+    raise AssertionError("unreachable")

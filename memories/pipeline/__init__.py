@@ -7,6 +7,7 @@ own transaction, so a failure leaves nothing of that message written. Embedding
 jobs of the memories written are enqueued as one job at the end. It returns a
 `PipelineTrace` with one entry per input message.
 """
+import copy
 import hashlib
 import logging
 from datetime import datetime
@@ -28,7 +29,7 @@ from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import TagDomain
 from memories.tasks import embedding_jobs_coalesced
-from recall_site.locks import user_write_lock
+from recall_site.locks import retry_on_conflict, user_write_lock
 
 logger = logging.getLogger(__name__)
 
@@ -52,20 +53,30 @@ def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], sour
 
 
 def _write_message(item: WorkItem, context: IngestContext) -> None:
-    stage_name = ""
+    pristine, attempts, stage_name = copy.deepcopy(item.candidates), 0, ""
+
+    def write_once() -> None:
+        nonlocal attempts, stage_name
+        attempts += 1
+        if attempts > 1:  # PostgreSQL aborted the last try (a deadlock): start again from the extracted state
+            item.candidates, item.results = copy.deepcopy(pristine), []
+        try:
+            with transaction.atomic():
+                user_write_lock(context.user_id)  # resolve → reconcile → persist of one user take turns
+                for stage in WRITE_STAGES:
+                    stage_name = stage.name
+                    stage.run(item, context)
+        except Exception:
+            context.self_entity = None  # it may have been created in the rolled-back transaction
+            raise
+
     try:
-        with transaction.atomic():
-            user_write_lock(context.user_id)  # resolve → reconcile → persist of one user take turns
-            for stage in WRITE_STAGES:
-                stage_name = stage.name
-                stage.run(item, context)
+        retry_on_conflict(write_once)
     except Rejected as rejected:
         item.rejection, item.results = rejected, []
-        context.self_entity = None  # it may have been created in the rolled-back transaction
     except Exception as error:  # noqa: BLE001 - one bad message must not sink the batch; its writes rolled back
         logger.exception("pipeline failed at %s for message %s", stage_name, item.message.id)
         item.rejection, item.results = Rejected(stage_name, f"error:{type(error).__name__}"), []
-        context.self_entity = None
 
 
 def _trace_entry(item: WorkItem) -> TraceEntry:

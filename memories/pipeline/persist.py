@@ -26,17 +26,20 @@ MAX_CONFIDENCE = 0.99
 SINGLE_VALUED_PREDICATES = {"lives_in", "works_at"}
 
 
-def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", at=None) -> Memory:
-    """The user said it again: occurrences + 1, confidence up, last_reinforced_at, history "reinforced"."""
+def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", at=None) -> Memory | None:
+    """The user said it again: occurrences + 1, confidence up, last_reinforced_at, history "reinforced".
+    None when the memory is gone (deleted since reconcile found it)."""
     step = recall_setting("memory.reinforce_confidence_step")
     ids = [message_id] if message_id and message_id not in memory.source_message_ids else []
     memory.confidence = min(round(memory.confidence + step, 4), MAX_CONFIDENCE)
     memory.last_reinforced_at = at or memory.last_reinforced_at
     memory.source_message_ids = memory.source_message_ids + ids
-    Memory.objects.filter(pk=memory.pk).update(
+    updated = Memory.objects.filter(pk=memory.pk).update(
         occurrences=F("occurrences") + 1, confidence=memory.confidence,
         last_reinforced_at=memory.last_reinforced_at, source_message_ids=memory.source_message_ids,
     )
+    if not updated:
+        return None
     memory.occurrences += 1
     history_record(memory, "reinforced", session_id=session_id)
     return memory
@@ -87,7 +90,9 @@ class Persist(Stage):
         if candidate.action == "reinforce":
             memory = memory_reinforce(memory=candidate.existing, session_id=context.session_id,
                                       message_id=message.id, at=message.timestamp)
-            return _result(Outcome.REINFORCED, "reconcile", "near_duplicate", candidate, memory)
+            if memory:
+                return _result(Outcome.REINFORCED, "reconcile", "near_duplicate", candidate, memory)
+            candidate.action = "create"  # what it repeated was forgotten meanwhile: it is new again
         if candidate.action == "pattern":
             memory = pattern_update(memory=candidate.existing, candidate=candidate, session_id=context.session_id,
                                     message_id=message.id)

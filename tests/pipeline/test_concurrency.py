@@ -7,6 +7,7 @@ from django.db import connection
 
 from audit.forget import DeleteCriteria, hard_delete
 from entities.models import Entity
+from entities.services import entity_create
 from memories.models import Memory
 from memories.pipeline import ingest_messages
 from memories.remember import remember_memory
@@ -49,6 +50,13 @@ def test_parallel_ingests_naming_a_new_person_create_one_entity(lexical_only):
 
     in_parallel(ingest)
     assert Entity.objects.filter(user_id="alice", normalized_name="jonas berg").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_creates_of_one_name_without_the_lock_still_make_one_entity():
+    made = []
+    in_parallel(lambda n: made.append(entity_create(user_id="alice", name="Jonas Berg").pk))
+    assert len(set(made)) == 1 and Entity.objects.filter(user_id="alice").count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -78,3 +78,21 @@ def test_trace_reports_what_was_stored(db):
     assert entry["outcome"] == "stored" and entry["stage"] == "persist" and entry["score"] >= 0.55
     assert entry["results"][0]["type"] == "preference" and entry["results"][0]["memory_id"]
     assert trace.counts["stored"] == 1
+
+
+def test_a_reinforce_whose_memory_was_deleted_meanwhile_stores_it_again(run, monkeypatch):
+    from memories.pipeline.reconcile import Reconcile
+
+    run("I prefer morning meetings")
+    original = Reconcile.run
+
+    def reconcile_then_the_memory_is_forgotten(self, item, context):
+        original(self, item, context)
+        assert item.candidates[0].action == "reinforce"
+        Memory.objects.filter(pk=item.candidates[0].existing.pk).delete()
+
+    monkeypatch.setattr(Reconcile, "run", reconcile_then_the_memory_is_forgotten)
+    trace = run("I prefer morning meetings", session_id="s2")
+    assert [entry.outcome for entry in trace.entries] == ["stored"]
+    assert list(Memory.objects.values_list("content", "session_id", "occurrences")) == [
+        ("Prefers morning meetings", "s2", 1)]
