@@ -9,8 +9,9 @@ from django.views.decorators.http import require_POST
 
 from audit.access import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
 from audit.console import console_view
-from audit.forget import DeleteRequestError, UnknownTargetError, deletion_counts, hard_delete
+from audit.forget import DeleteRequestError, UnknownTargetError, deletion_preview, hard_delete
 from audit.forms import AuditFilterForm, ForgetForm, SwitchUserForm
+from audit.labels import plural
 from audit.metric_display import metric_panels
 from audit.metrics import current_metrics, metric_series
 from audit.models import AuditEvent
@@ -57,15 +58,16 @@ def forget(request):
         return render(request, "audit/forget.html", {"form": form}, status=400)
     try:
         if request.POST.get("step") != "confirm":
-            counts = deletion_counts(user_id=user_id, criteria=form.criteria())
+            preview = deletion_preview(user_id=user_id, criteria=form.criteria())
             return render(request, "audit/forget_preview.html", {
-                "form": form, "counts": counts, "total": sum(counts.values()), "target": form.target_label()})
+                "form": form, "preview": preview, "counts": preview["counts"],
+                "total": sum(preview["counts"].values()), "target": form.target_label()})
         result = hard_delete(user_id=user_id, criteria=form.criteria(), actor=request.actor,
                              audit_reason=form.cleaned_data["reason"])
     except (DeleteRequestError, UnknownTargetError) as error:
         form.add_error(None, str(error))
         return render(request, "audit/forget.html", {"form": form}, status=400)
-    messages.success(request, f"Forgotten for good: {result['counts']['memories']} memories removed.")
+    messages.success(request, f"Forgotten for good: {plural(result['counts']['memories'], 'memory', 'memories')}.")
     return redirect("audit-event", pk=result["audit_event_id"])
 
 

@@ -4,6 +4,8 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from audit.access import console_user_id, granted_user_ids
+from audit.forget import ForgetReason
+from audit.labels import action_label as _action_label, plural
 from audit.models import UserIdGrant
 from memories.models import Memory, UserProfile
 from memories.review_queue import review_count
@@ -64,6 +66,23 @@ def percent(value, digits=0) -> str:
 def keylabel(key: str) -> str:
     """"memory_entity_links" → "Memory entity links"."""
     return str(key).replace("_", " ").capitalize()
+
+
+@register.filter
+def action_label(action: str) -> str:
+    return _action_label(action)
+
+
+@register.filter
+def reason_label(reason: str) -> str:
+    """A forget's reason category as words; older free-text reasons are shown as they are."""
+    return ForgetReason(reason).label if reason in ForgetReason.values else reason
+
+
+@register.filter
+def plural_count(count: int, noun: str) -> str:
+    """{{ n|plural_count:"memory,memories" }} → "1 memory", "3 memories"."""
+    return plural(count, *noun.split(",", 1))
 
 
 @register.filter

@@ -18,13 +18,14 @@ def test_forget_a_person_with_dry_run_and_audit_entry(demo_page, live_server):
     page.get_by_role("button", name="Preview what would be deleted").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Forget everything about Sarah Chen")
     expect(page.locator("#dry-run-counts")).to_contain_text("Memories")
+    expect(page.locator("#dry-run-memories")).to_contain_text("Sarah")
     assert Memory.objects.filter(entities=sarah).exists()  # the dry run deleted nothing
     screenshot(page, "forget_preview")
 
     page.get_by_role("button", name="Delete for good").click()
     event = AuditEvent.objects.get(action="hard_delete")
     expect(page).to_have_url(f"{live_server.url}/audit/{event.pk}/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("hard_delete")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Hard delete")
     expect(page.locator("main")).to_contain_text(sarah.public_id)
     expect(page.locator("#event-counts")).to_contain_text("Memories")
     assert event.reason == "correction"
@@ -32,7 +33,7 @@ def test_forget_a_person_with_dry_run_and_audit_entry(demo_page, live_server):
     screenshot(page, "audit_event")
 
     page.get_by_role("navigation", name="Console").get_by_role("link", name="Audit log").click()
-    expect(page.locator(".audit-table")).to_contain_text("hard_delete")
+    expect(page.locator(".audit-table")).to_contain_text("Hard delete")
     screenshot(page, "audit_log")
 
 

@@ -29,6 +29,9 @@ def test_entity_dry_run_then_confirm_shows_audit_entry(alice_client):
     page = preview.content.decode()
     assert preview.status_code == 200 and "nothing deleted yet" in page and "Delete for good" in page
     assert 'id="dry-run-counts"' in page and "<th scope=\"row\">Memories</th><td>2</td>" in page
+    # The items themselves, so the dessert swept in from the same lunch is seen before confirming.
+    assert "2 memories that would go" in page and "also ordered dessert" in page and "lunch with Sarah" in page
+    assert "<strong>Sarah Chen</strong>" in page and "1 session forgotten: <code>s-lunch</code>" in page
     assert Memory.objects.filter(user_id="alice").count() == 3 and not AuditEvent.objects.exists()
 
     response = alice_client.post("/forget/", {"kind": "entity", "entity": sarah.public_id, "step": "confirm",
@@ -36,8 +39,8 @@ def test_entity_dry_run_then_confirm_shows_audit_entry(alice_client):
     event = AuditEvent.objects.get(action="hard_delete")
     assert response.redirect_chain[-1][0] == f"/audit/{event.pk}/"
     page = response.content.decode()
-    assert "hard_delete" in page and sarah.public_id in page and "Forgotten for good" in page
-    assert event.reason == "correction"
+    assert "Hard delete" in page and sarah.public_id in page and "Forgotten for good: 2 memories." in page
+    assert event.reason == "correction" and "Wrong or mistaken memory" in page
     assert list(Memory.objects.filter(user_id="alice")) == [keep]
     assert not Entity.objects.filter(pk=sarah.pk, canonical_name="Sarah Chen").exists()
 
