@@ -30,42 +30,28 @@ category (`ForgetReason`) — never content and never the words of the request.
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.db.models import Q, TextField, Value
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast, Concat
-from django.utils import timezone
-from django_q.models import OrmQ
 from django_q.tasks import async_task
 
-from audit.models import AuditEvent
-from audit.redaction import entity_terms, mentions_any, name_terms, redact, sql_word_pattern, text_terms
+from audit.labels import ForgetReason
 from audit.services import audit_record
 from entities.models import (
     Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference,
 )
+from entities.name_forms import entity_terms, name_terms, text_terms
 from entities.names import normalize_name
-from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.models import Memory, MemoryEntity
 from recall_site.config import recall_setting
 from recall_site.locks import retry_on_conflict, user_write_lock
+from recall_site.purging import PurgePlan, id_array, purge, purge_counts
+from recall_site.redaction import mentions_any, redact, sql_word_pattern
 
 # An entity with an alias from these was put there by a person, not only by what was said.
 CURATED_ALIAS_ORIGINS = (AliasOrigin.CONTACTS, AliasOrigin.MANUAL)
-# Every table a forget deletes from or rewrites (VACUUMed after it, see audit.tasks.vacuum_after_forget).
-FORGET_TABLES = (Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile, Entity, Alias, EntityMention,
-                 EntityReview, Relation, UnresolvedReference, AuditEvent, OrmQ)
 # A dry run lists at most this many memories (the counts cover all of them).
 PREVIEW_LIMIT = 200
-# Queued tasks whose first argument is a list of memory ids.
-MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
-
-
-class ForgetReason(models.TextChoices):
-    """Why a deletion was asked for. The audit log keeps only this category, never a request's own words."""
-    USER_REQUEST = "user_request", "The user asked"
-    CORRECTION = "correction", "Wrong or mistaken memory"
-    RETENTION = "retention", "Retention policy"
-    OTHER = "other", "Other"
 
 
 def reason_category(reason: str) -> str:
@@ -103,64 +89,27 @@ class DeleteCriteria:
         return scope
 
 
-@dataclass
-class DeletionPlan:
-    memory_ids: list[int]
-    entity_ids: list[int]
-    tombstone_ids: list[int]
-    forgotten_sessions: list[str]  # sessions whose unresolved refs and turn injections go
-    terms: list[str]
-    relation_ids: list[int]
-    alias_ids: list[int]
-    mention_ids: list[int]
-    review_ids: list[int]
-    unresolved_ids: list[int]
-    queued_task_ids: list[int]
-
-    @property
-    def removed_entity_ids(self) -> list[int]:
-        return sorted(set(self.entity_ids) - set(self.tombstone_ids))
-
-
 def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
     """Dry run: how many rows per table a hard delete would remove. Changes nothing."""
-    return _counts(user_id, _plan(user_id, criteria))
+    return purge_counts(_plan(user_id, criteria))
 
 
 def deletion_preview(*, user_id: str, criteria: DeleteCriteria, limit: int = PREVIEW_LIMIT) -> dict:
     """Dry run with the items: the counts, and the first `limit` memories and every entity that would go,
     so a person sees what is swept in with her (a same-session memory, "Emma L", her employer)."""
     plan = _plan(user_id, criteria)
-    memories = Memory.objects.filter(pk__in=_id_array(plan.memory_ids)).order_by("-created_at")[:limit]
+    memories = Memory.objects.filter(pk__in=id_array(plan.memory_ids)).order_by("-created_at")[:limit]
     entities = Entity.objects.filter(pk__in=plan.entity_ids).order_by("canonical_name")
     requested = set(criteria.entity_refs)
     return {
-        "counts": _counts(user_id, plan),
+        "counts": purge_counts(plan),
         "memories": [{"id": m.pk, "type": m.type, "content": m.content, "session_id": m.session_id,
                       "created_at": m.created_at.isoformat()} for m in memories],
         "entities": [{"id": e.public_id, "name": e.canonical_name, "kind": e.kind,
                       "outcome": "tombstoned" if e.pk in plan.tombstone_ids else "removed",
                       "why": "requested" if e.public_id in requested else "known only from what is forgotten"}
                      for e in entities],
-        "sessions": plan.forgotten_sessions,
-    }
-
-
-def _counts(user_id: str, plan: "DeletionPlan") -> dict:
-    return {
-        "memories": len(plan.memory_ids),
-        "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=_id_array(plan.memory_ids)).count(),
-        "memory_history": MemoryHistory.objects.filter(memory_id__in=_id_array(plan.memory_ids)).count(),
-        "superseded_links_cleared": _superseding_others(plan.memory_ids, clear=False),
-        "turn_injections": _turn_injections(user_id, plan).count(),
-        "queued_tasks": len(plan.queued_task_ids),
-        "entities_removed": len(plan.removed_entity_ids),
-        "entities_tombstoned": len(plan.tombstone_ids),
-        "aliases": len(plan.alias_ids),
-        "mentions": len(plan.mention_ids),
-        "relations": len(plan.relation_ids),
-        "entity_reviews": len(plan.review_ids),
-        "unresolved_references": len(plan.unresolved_ids),
+        "sessions": plan.sessions,
     }
 
 
@@ -174,10 +123,10 @@ def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reaso
     with transaction.atomic():
         user_write_lock(user_id)  # no ingest of this user writes between the plan and the delete
         plan = _plan(user_id, criteria)
-        counts = _execute(user_id, plan)
+        counts = purge(plan)
         event = audit_record(
             actor=actor, action="hard_delete", user_id=user_id,
-            target_ids=criteria.scope_ids() | {"session_ids": plan.forgotten_sessions},
+            target_ids=criteria.scope_ids() | {"session_ids": plan.sessions},
             counts=counts, reason=reason_category(audit_reason),
         )
         if recall_setting("audit.vacuum_after_forget"):
@@ -185,14 +134,9 @@ def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reaso
     return {"counts": counts, "audit_event_id": event.pk}
 
 
-def memories_purge(*, user_id: str, memory_ids: list[int]) -> dict:
-    """Delete these memories of one user with the same cleanup (expiry purge). Call inside a transaction."""
-    return _execute(user_id, _plan(user_id, DeleteCriteria(memory_ids=memory_ids)))
-
-
 # Planning: which rows go. Reads only.
 
-def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
+def _plan(user_id: str, criteria: DeleteCriteria) -> PurgePlan:
     criteria.validate()
     entities = _entities(user_id, criteria.entity_refs)
     entity_ids = [entity.pk for entity in entities]
@@ -209,11 +153,12 @@ def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
     gone = entity_ids + orphan_ids
     relation_ids |= set(Relation.objects.filter(subject_id__in=gone, object_id__in=gone).values_list("pk", flat=True))
     incoming = Relation.objects.filter(user_id=user_id, object_id__in=entity_ids).exclude(pk__in=relation_ids)
-    return DeletionPlan(
+    return PurgePlan(
+        user_id=user_id,
         memory_ids=sorted(memory_ids),
         entity_ids=gone,
         tombstone_ids=sorted(set(incoming.values_list("object_id", flat=True))),
-        forgotten_sessions=forgotten_sessions,
+        sessions=forgotten_sessions,
         terms=terms,
         relation_ids=sorted(relation_ids),
         alias_ids=_alias_ids(user_id, gone, name_terms(terms)),
@@ -222,7 +167,6 @@ def _plan(user_id: str, criteria: DeleteCriteria) -> DeletionPlan:
         review_ids=list(EntityReview.objects.filter(
             Q(entity_id__in=gone) | Q(candidate_id__in=gone)).values_list("pk", flat=True)),
         unresolved_ids=_unresolved_ids(user_id, forgotten_sessions, name_terms(terms)),
-        queued_task_ids=_queued_task_ids(set(memory_ids)),
     )
 
 
@@ -268,15 +212,15 @@ def _orphan_entity_ids(user_id: str, entity_ids: list[int], sessions: list[str],
     name): every mention in a forgotten session, every memory deleted, every relation deleted, none added by
     hand or from contacts."""
     mentioned = EntityMention.objects.filter(user_id=user_id, session_id__in=sessions).values_list("entity_id")
-    linked = MemoryEntity.objects.filter(memory_id__in=_id_array(memory_ids)).values_list("entity_id")
+    linked = MemoryEntity.objects.filter(memory_id__in=id_array(memory_ids)).values_list("entity_id")
     candidates = Entity.objects.live().filter(user_id=user_id, pk__in=mentioned.union(linked)).exclude(
         Q(pk__in=entity_ids) | Q(kind=EntityKind.SELF))
     kept_elsewhere = (
         Q(pk__in=EntityMention.objects.filter(user_id=user_id).exclude(session_id__in=sessions).values("entity_id"))
-        | Q(pk__in=MemoryEntity.objects.filter(user_id=user_id).exclude(memory_id__in=_id_array(memory_ids))
+        | Q(pk__in=MemoryEntity.objects.filter(user_id=user_id).exclude(memory_id__in=id_array(memory_ids))
             .values("entity_id"))
         | Q(pk__in=Memory.objects.filter(user_id=user_id, subject_id__isnull=False)
-            .exclude(pk__in=_id_array(memory_ids)).values("subject_id"))
+            .exclude(pk__in=id_array(memory_ids)).values("subject_id"))
         | Q(pk__in=Relation.objects.filter(user_id=user_id).exclude(pk__in=relation_ids).values("subject_id"))
         | Q(pk__in=Relation.objects.filter(user_id=user_id).exclude(pk__in=relation_ids).values("object_id"))
         | Q(pk__in=Alias.objects.filter(user_id=user_id, origin__in=CURATED_ALIAS_ORIGINS).values("entity_id"))
@@ -289,7 +233,7 @@ def _entity_sessions(user_id: str, entity_ids: list[int], linked_ids: set[int]) 
     if not entity_ids:
         return set()
     mentioned = EntityMention.objects.filter(user_id=user_id, entity_id__in=entity_ids).values_list("session_id")
-    referenced = Memory.objects.filter(pk__in=_id_array(linked_ids)).values_list("session_id")
+    referenced = Memory.objects.filter(pk__in=id_array(linked_ids)).values_list("session_id")
     return {sid for (sid,) in mentioned.union(referenced) if sid}
 
 
@@ -335,128 +279,3 @@ def _unresolved_ids(user_id: str, sessions: list[str], terms: list[str]) -> list
     naming_her = Q(mention__iregex=sql_word_pattern(terms)) if terms else Q(pk__in=[])
     return list(UnresolvedReference.objects.filter(user_id=user_id).filter(
         Q(session_id__in=sessions) | naming_her).values_list("pk", flat=True))
-
-
-def _queued_task_ids(memory_ids: set[int]) -> list[int]:
-    if not memory_ids:
-        return []
-    found = []
-    for queued in OrmQ.objects.all():
-        args = queued.args() or ()
-        if queued.func() in MEMORY_ID_TASKS and args and _as_id_set(args[0]) & memory_ids:
-            found.append(queued.pk)
-    return found
-
-
-def _id_array(ids) -> RawSQL:
-    """For `field__in=`: one array parameter instead of one per id (10k ids plan in milliseconds)."""
-    return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
-
-
-def _as_id_set(value) -> set:
-    return set(value) if isinstance(value, (list, tuple, set)) else {value}
-
-
-def _superseding_others(memory_ids: list[int], *, clear: bool) -> int:
-    """Kept memories whose superseded_by points at a deleted one: count them, or clear the link."""
-    if not memory_ids:
-        return 0
-    table = Memory._meta.db_table
-    where = "superseded_by_id = ANY(%s) AND NOT (id = ANY(%s))"
-    with connection.cursor() as cursor:
-        if clear:
-            cursor.execute(f'UPDATE "{table}" SET superseded_by_id = NULL WHERE {where}', [memory_ids, memory_ids])
-            return cursor.rowcount
-        cursor.execute(f'SELECT count(*) FROM "{table}" WHERE {where}', [memory_ids, memory_ids])
-        return cursor.fetchone()[0]
-
-
-def _turn_injections(user_id: str, plan: DeletionPlan):
-    holding = RawSQL(f'SELECT id FROM "{TurnInjection._meta.db_table}" WHERE memory_ids && %s::bigint[]',
-                     [plan.memory_ids])
-    return TurnInjection.objects.filter(user_id=user_id).filter(
-        Q(session_id__in=plan.forgotten_sessions) | Q(pk__in=holding))
-
-
-# Execution: set-based SQL, each statement reporting the rows it really removed.
-
-def _execute(user_id: str, plan: DeletionPlan) -> dict:
-    memory_ids = plan.memory_ids
-    counts = {
-        "superseded_links_cleared": _superseding_others(memory_ids, clear=True),
-        "turn_injections": _forget_turn_injections(user_id, plan),
-        "queued_tasks": OrmQ.objects.filter(pk__in=plan.queued_task_ids).delete()[0],
-        "memory_history": _sql_delete(MemoryHistory, "memory_id", memory_ids),
-        "memory_entity_links": _sql_delete(MemoryEntity, "memory_id", memory_ids),
-    }
-    _clear_shared_centroids(memory_ids, plan.entity_ids)
-    counts["memories"] = _sql_delete(Memory, "id", memory_ids)
-    counts |= {
-        "relations": _sql_delete(Relation, "id", plan.relation_ids),
-        "aliases": _sql_delete(Alias, "id", plan.alias_ids),
-        "mentions": _sql_delete(EntityMention, "id", plan.mention_ids),
-        "entity_reviews": _sql_delete(EntityReview, "id", plan.review_ids),
-        "unresolved_references": _sql_delete(UnresolvedReference, "id", plan.unresolved_ids),
-        "entities_tombstoned": _tombstone(plan.tombstone_ids),
-    }
-    _sql_delete(MemoryEntity, "entity_id", plan.entity_ids)
-    counts["entities_removed"] = _sql_delete(Entity, "id", plan.removed_entity_ids)
-    if plan.terms:
-        _redact_profile(user_id, plan.terms)
-        _redact_past_reasons(user_id, plan.terms)
-    return counts
-
-
-def _sql_delete(model, column: str, values: list) -> int:
-    if not values:
-        return 0
-    with connection.cursor() as cursor:
-        cursor.execute(f'DELETE FROM "{model._meta.db_table}" WHERE "{column}" = ANY(%s)', [list(values)])
-        return cursor.rowcount
-
-
-def _forget_turn_injections(user_id: str, plan: DeletionPlan) -> int:
-    """Drop injections of forgotten sessions; cut deleted ids out of the rest (dropping emptied rows)."""
-    injections = _turn_injections(user_id, plan)
-    touched = injections.count()
-    injections.filter(session_id__in=plan.forgotten_sessions).delete()
-    if plan.memory_ids:
-        table = TurnInjection._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f'UPDATE "{table}" SET memory_ids = ARRAY(SELECT x FROM unnest(memory_ids) x WHERE x <> ALL(%s)) '
-                f"WHERE user_id = %s AND memory_ids && %s::bigint[]",
-                [plan.memory_ids, user_id, plan.memory_ids],
-            )
-            cursor.execute(f"DELETE FROM \"{table}\" WHERE user_id = %s AND cardinality(memory_ids) = 0", [user_id])
-    return touched
-
-
-def _clear_shared_centroids(memory_ids: list[int], forgotten: list[int]) -> None:
-    """Other entities' centroids averaged deleted embeddings: clear them for the drift task to recompute."""
-    if memory_ids:
-        shared = MemoryEntity.objects.filter(memory_id__in=_id_array(memory_ids)).exclude(entity_id__in=forgotten)
-        Entity.objects.filter(pk__in=shared.values("entity_id")).update(centroid=None)
-
-
-def _tombstone(entity_ids: list[int]) -> int:
-    return Entity.objects.filter(pk__in=entity_ids).update(
-        canonical_name="", normalized_name="", centroid=None, centroid_at_creation=None,
-        relations_at_creation=[], drift_flagged=False, drift_flagged_at=None, last_mentioned_at=None,
-        deleted_at=timezone.now(),
-    )
-
-
-def _redact_profile(user_id: str, terms: list[str]) -> None:
-    profile = UserProfile.objects.filter(user_id=user_id).first()
-    if not profile:
-        return
-    kept = {name: {k: v for k, v in getattr(profile, name).items()
-                   if not mentions_any(f"{k} {v}", terms)} for name in ("preferences", "favorites")}
-    if any(kept[name] != getattr(profile, name) for name in kept):
-        UserProfile.objects.filter(pk=profile.pk).update(**kept)
-
-
-def _redact_past_reasons(user_id: str, terms: list[str]) -> None:
-    for event in AuditEvent.objects.filter(user_id=user_id, reason__iregex=sql_word_pattern(terms)):
-        AuditEvent.objects.filter(pk=event.pk).update(reason=redact(event.reason, terms))

@@ -3,7 +3,8 @@ from datetime import UTC, datetime, time
 
 from django import forms
 
-from audit.forget import DeleteCriteria, ForgetReason
+from audit.forget import DeleteCriteria
+from audit.labels import ForgetReason
 from entities.models import Entity, EntityKind, EntityMention
 from memories.models import Memory, MemoryType
 

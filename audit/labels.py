@@ -1,4 +1,15 @@
-"""What people read for the codes in the audit log (action names), and counted nouns ("1 memory")."""
+"""What people read for the codes in the audit log (action names, forget reason categories), and counted
+nouns ("1 memory")."""
+from django.db import models
+
+
+class ForgetReason(models.TextChoices):
+    """Why a deletion was asked for. The audit log keeps only this category, never a request's own words."""
+    USER_REQUEST = "user_request", "The user asked"
+    CORRECTION = "correction", "Wrong or mistaken memory"
+    RETENTION = "retention", "Retention policy"
+    OTHER = "other", "Other"
+
 ACTION_LABELS = {
     "hard_delete": "Hard delete",
     "forget_memory": "Memory forgotten",

@@ -3,14 +3,15 @@ VACUUM after a forget. Each is idempotent and safe to run twice at once."""
 from datetime import date, timedelta
 
 from django.db import connection
+from django_q.models import OrmQ
 from django.utils import timezone
 
-from audit.forget import FORGET_TABLES
 from audit.metrics import snapshot_week, week_start_of
 from audit.models import AuditEvent
 from audit.services import purge_old_audit_events
 from entities.models import Entity
 from memories.models import Memory
+from recall_site.purging import registered
 
 
 def purge_audit_events() -> int:
@@ -32,7 +33,7 @@ def snapshot_weekly_metrics(week_start: date | None = None) -> int:
 def vacuum_after_forget() -> list[str]:
     """After a hard delete: VACUUM the tables it touched, so the deleted rows' dead versions leave the table
     and index pages now, not at autovacuum's next pass (docs/security.md says what PostgreSQL keeps)."""
-    tables = [model._meta.db_table for model in FORGET_TABLES]
+    tables = [model._meta.db_table for purger in registered() for model in purger.models] + [OrmQ._meta.db_table]
     with connection.cursor() as cursor:
         for table in tables:
             cursor.execute(f'VACUUM (ANALYZE) "{table}"')

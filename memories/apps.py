@@ -7,6 +7,10 @@ class MemoriesConfig(AppConfig):
     verbose_name = "Memories"
 
     def ready(self):
+        from memories.purgers import MemoryPurger
+        from recall_site.purging import register
         from recall_site.timestamps import use_c_timestamp_loader
+
+        register(MemoryPurger())
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")

@@ -5,11 +5,12 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
-from audit.forget import memories_purge
 from audit.services import audit_record
 from memories.decay import memory_freshness, stale_person_memory_ids
 from memories.models import Memory, MemoryHistory, MemoryType, Status
 from recall_site.config import recall_setting
+from recall_site.locks import user_write_lock
+from recall_site.purging import PurgePlan, purge
 
 FRESHNESS_FIELDS = ("pk", "user_id", "type", "confidence", "half_life_days", "last_reinforced_at", "valid_from",
                     "pinned")
@@ -60,10 +61,11 @@ def purge_expired(now: datetime | None = None) -> dict:
     purged = {}
     for user_id in due.values_list("user_id", flat=True).distinct().order_by("user_id"):
         with transaction.atomic():
+            user_write_lock(user_id)
             ids = list(due.filter(user_id=user_id).select_for_update(skip_locked=True).values_list("pk", flat=True))
             if not ids:
                 continue
-            counts = memories_purge(user_id=user_id, memory_ids=ids)
+            counts = purge(PurgePlan(user_id=user_id, memory_ids=ids))
             audit_record(actor=SYSTEM_ACTOR, action="purge_expired", user_id=user_id, counts=counts)
         purged[user_id] = counts["memories"]
     return purged

@@ -12,6 +12,7 @@ from memories.decay import half_life_for
 from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, UserProfile
 from memories.tasks import enqueue_embedding
 from recall_site.locks import user_write_lock
+from recall_site.purging import PurgePlan, purge
 
 EDITABLE_FIELDS = (
     "content", "type", "domain", "sensitive", "confidence", "importance", "pinned", "needs_review",
@@ -84,15 +85,13 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
 
 @transaction.atomic
 def memory_forget(*, memory: Memory, actor: str, action: str = "forget_memory") -> dict:
-    """Hard-delete one memory. The audit row (forget_memory, or review_reject from the
-    review queue) holds ids and counts only — no free text that could carry content."""
-    memory_id, user_id = memory.pk, memory.user_id
-    user_write_lock(user_id)
-    Memory.objects.filter(superseded_by=memory).update(superseded_by=None)
-    deleted, per_model = memory.delete()
-    counts = {label.split(".")[-1].lower(): n for label, n in per_model.items()}
-    audit_record(actor=actor, action=action, user_id=user_id,
-                 target_ids={"memory_ids": [memory_id]}, counts=counts)
+    """Hard-delete one memory through the deletion engine (its links, history, injection records, queued
+    embedding tasks). The audit row (forget_memory, or review_reject from the review queue) holds ids and
+    counts only — no free text that could carry content."""
+    user_write_lock(memory.user_id)
+    counts = purge(PurgePlan(user_id=memory.user_id, memory_ids=[memory.pk]))
+    audit_record(actor=actor, action=action, user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk]}, counts=counts)
     return counts
 
 

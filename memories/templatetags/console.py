@@ -4,8 +4,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from audit.access import console_user_id, granted_user_ids
-from audit.forget import ForgetReason
-from audit.labels import action_label as _action_label, plural
+from audit.labels import ForgetReason, action_label as _action_label, plural
 from audit.models import UserIdGrant
 from memories.models import Memory, UserProfile
 from memories.review_queue import review_count

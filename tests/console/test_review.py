@@ -78,7 +78,7 @@ def test_reject_hard_deletes_and_audits_ids_only(alice_client, review_item):
     assert response.status_code == 200 and "deleted for good" in response.content.decode()
     assert not Memory.objects.filter(pk=review_item.pk).exists()
     event = AuditEvent.objects.get(action="review_reject")
-    assert event.target_ids == {"memory_ids": [review_item.pk]} and event.counts["memory"] == 1
+    assert event.target_ids == {"memory_ids": [review_item.pk]} and event.counts["memories"] == 1
     assert "coffee" not in str(event.counts) + event.reason
 
 

@@ -1,19 +1,13 @@
-"""Names of forgotten entities: which words to redact, and redacting them from free text.
-
-A forgotten person's canonical name, normalized name, aliases, the words of her
-canonical name and her first name with her surname's initial ("Emma L") are
-"terms". Terms are matched case-insensitively as whole words, both in Python
-(free-text reasons) and in PostgreSQL (`~*` with word boundaries) to find rows
-that still name her. `text_terms` narrows them to the names that select her
-memories by their text: a first name or surname alone is left out when
-someone else the user knows carries it too.
+"""Every way a person is named, for forgetting her: her canonical and normalized names, aliases, the
+words of her name and her first name with her surname's initial ("Emma L") are "terms". `text_terms`
+narrows them to the names that select her memories by their text: a first name or surname alone is left
+out when someone else the user knows carries it too; role phrases ("my manager") never select text.
 """
 import re
 
 from entities.models import Alias, Entity
 from entities.names import is_role_phrase
 
-REDACTED = "[redacted]"
 MIN_TOKEN_LENGTH = 2
 
 
@@ -52,18 +46,3 @@ def name_terms(terms: list[str]) -> list[str]:
     return [term for term in terms if not is_role_phrase(term.casefold())]
 
 
-def redact(text: str, terms: list[str]) -> str:
-    if not text or not terms:
-        return text
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(term) for term in terms) + r")(?!\w)", re.IGNORECASE)
-    return pattern.sub(REDACTED, text)
-
-
-def mentions_any(text: str, terms: list[str]) -> bool:
-    return bool(terms) and redact(text, terms) != text
-
-
-def sql_word_pattern(terms: list[str]) -> str:
-    """A PostgreSQL regex (for `__iregex`) matching any term as a whole word."""
-    escaped = [re.sub(r"([^\w\s])", r"\\\1", term) for term in terms]
-    return r"(^|[^[:alnum:]_])(" + "|".join(escaped) + r")($|[^[:alnum:]_])"

@@ -1,0 +1,119 @@
+"""The memories app's part of every deletion (recall_site/purging.py): memories, their entity links and
+history, supersession links pointing at them, per-turn injection records, queued embedding tasks, the
+centroids of other entities that averaged their embeddings, and profile entries naming a forgotten person.
+"""
+from django.db import connection
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
+from django_q.models import OrmQ
+
+from entities.models import Entity
+from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
+from recall_site.redaction import mentions_any
+
+# Queued tasks whose first argument is a list of memory ids.
+MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
+
+
+class MemoryPurger(Purger):
+    models = (Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile)
+    order = 10  # before entities: links and memories point at them
+
+    def count(self, plan: PurgePlan) -> dict[str, int]:
+        ids = plan.memory_ids
+        return {
+            "memories": len(ids),
+            "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=id_array(ids)).count(),
+            "memory_history": MemoryHistory.objects.filter(memory_id__in=id_array(ids)).count(),
+            "superseded_links_cleared": _superseding_others(ids, clear=False),
+            "turn_injections": _turn_injections(plan).count(),
+            "queued_tasks": len(_queued_task_ids(set(ids))),
+        }
+
+    def execute(self, plan: PurgePlan) -> dict[str, int]:
+        ids = plan.memory_ids
+        _clear_shared_centroids(ids, plan.entity_ids)  # while the links still say who shared them
+        counts = {
+            "superseded_links_cleared": _superseding_others(ids, clear=True),
+            "turn_injections": _forget_turn_injections(plan),
+            "queued_tasks": OrmQ.objects.filter(pk__in=_queued_task_ids(set(ids))).delete()[0],
+            "memory_history": sql_delete(MemoryHistory, "memory_id", ids),
+            "memory_entity_links": sql_delete(MemoryEntity, "memory_id", ids),
+        }
+        counts["memories"] = sql_delete(Memory, "id", ids)
+        sql_delete(MemoryEntity, "entity_id", plan.entity_ids)
+        if plan.terms:
+            _redact_profile(plan.user_id, plan.terms)
+        return counts
+
+
+def _superseding_others(memory_ids: list[int], *, clear: bool) -> int:
+    """Kept memories whose superseded_by points at a deleted one: count them, or clear the link."""
+    if not memory_ids:
+        return 0
+    table = Memory._meta.db_table
+    where = "superseded_by_id = ANY(%s) AND NOT (id = ANY(%s))"
+    with connection.cursor() as cursor:
+        if clear:
+            cursor.execute(f'UPDATE "{table}" SET superseded_by_id = NULL WHERE {where}', [memory_ids, memory_ids])
+            return cursor.rowcount
+        cursor.execute(f'SELECT count(*) FROM "{table}" WHERE {where}', [memory_ids, memory_ids])
+        return cursor.fetchone()[0]
+
+
+def _turn_injections(plan: PurgePlan):
+    holding = RawSQL(f'SELECT id FROM "{TurnInjection._meta.db_table}" WHERE memory_ids && %s::bigint[]',
+                     [plan.memory_ids])
+    return TurnInjection.objects.filter(user_id=plan.user_id).filter(
+        Q(session_id__in=plan.sessions) | Q(pk__in=holding))
+
+
+def _forget_turn_injections(plan: PurgePlan) -> int:
+    """Drop injections of forgotten sessions; cut deleted ids out of the rest (dropping emptied rows)."""
+    injections = _turn_injections(plan)
+    touched = injections.count()
+    injections.filter(session_id__in=plan.sessions).delete()
+    if plan.memory_ids:
+        table = TurnInjection._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{table}" SET memory_ids = ARRAY(SELECT x FROM unnest(memory_ids) x WHERE x <> ALL(%s)) '
+                f"WHERE user_id = %s AND memory_ids && %s::bigint[]",
+                [plan.memory_ids, plan.user_id, plan.memory_ids],
+            )
+            cursor.execute(f'DELETE FROM "{table}" WHERE user_id = %s AND cardinality(memory_ids) = 0',
+                           [plan.user_id])
+    return touched
+
+
+def _queued_task_ids(memory_ids: set[int]) -> list[int]:
+    if not memory_ids:
+        return []
+    found = []
+    for queued in OrmQ.objects.all():
+        args = queued.args() or ()
+        if queued.func() in MEMORY_ID_TASKS and args and _as_id_set(args[0]) & memory_ids:
+            found.append(queued.pk)
+    return found
+
+
+def _as_id_set(value) -> set:
+    return set(value) if isinstance(value, (list, tuple, set)) else {value}
+
+
+def _clear_shared_centroids(memory_ids: list[int], forgotten: list[int]) -> None:
+    """Other entities' centroids averaged deleted embeddings: clear them for the drift task to recompute."""
+    if memory_ids:
+        shared = MemoryEntity.objects.filter(memory_id__in=id_array(memory_ids)).exclude(entity_id__in=forgotten)
+        Entity.objects.filter(pk__in=shared.values("entity_id")).update(centroid=None)
+
+
+def _redact_profile(user_id: str, terms: list[str]) -> None:
+    profile = UserProfile.objects.filter(user_id=user_id).first()
+    if not profile:
+        return
+    kept = {name: {k: v for k, v in getattr(profile, name).items()
+                   if not mentions_any(f"{k} {v}", terms)} for name in ("preferences", "favorites")}
+    if any(kept[name] != getattr(profile, name) for name in kept):
+        UserProfile.objects.filter(pk=profile.pk).update(**kept)
