@@ -4,6 +4,10 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
+# DEBUG is off by default, so Django needs a secret key: one is made once and kept in var/secret_key,
+# where the settings find it (recall_site/secret_key.py).
+KEY_FILE := $(or $(RECALL_VAR_DIR),var)/secret_key
+
 .PHONY: run test install browser bench quality screenshots clean
 
 $(VENV)/.installed: pyproject.toml
@@ -19,7 +23,11 @@ install: $(VENV)/.installed
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-run: install
+$(KEY_FILE):
+	mkdir -p $(dir $@)
+	umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+run: install $(KEY_FILE)
 	$(PY) manage.py serve
 
 test: install browser
@@ -29,13 +37,13 @@ test: install browser
 screenshots: install browser
 	RECALL_SCREENSHOT_DIR=docs/screenshots $(PY) -m pytest tests/browser
 
-bench: install
+bench: install $(KEY_FILE)
 	$(PY) bench/search.py
 	$(PY) bench/ingest.py
 	$(PY) bench/forget.py
 
 # Memory quality on real conversations (LoCoMo, ../shared/data/locomo-dev.json; takes a few minutes).
-quality: install
+quality: install $(KEY_FILE)
 	$(PY) bench/quality_locomo.py
 
 clean:

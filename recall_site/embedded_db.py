@@ -1,6 +1,7 @@
 """Start the embedded PostgreSQL 16 + pgvector (pgserver) when no DATABASE_URL is set.
 
-The server is tuned with SERVER_SETTINGS (ALTER SYSTEM). initdb's 128 MB of
+The server is tuned with SERVER_SETTINGS (ALTER SYSTEM), and its log keeps no
+user data (terse errors, no failed statements). initdb's 128 MB of
 shared buffers is less than the memory table and its vector indexes take at
 100k memories, so every search read hundreds of HNSW pages back from the OS
 cache (~5 ms of a hybrid search). A setting that needs a restart applies when
@@ -11,7 +12,13 @@ import warnings
 from pathlib import Path
 
 DATABASE_NAME = "recall"
-SERVER_SETTINGS = {"shared_buffers": "1GB"}
+SERVER_SETTINGS = {
+    "shared_buffers": "1GB",
+    # The server log keeps no user data: a failed statement's DETAIL / CONTEXT lines and the statement
+    # itself quote the values ("Key (name)=(emma larsson) already exists"); see docs/security.md.
+    "log_error_verbosity": "terse",
+    "log_min_error_statement": "panic",
+}
 
 
 def embedded_database_settings(data_dir: Path) -> dict:
@@ -44,17 +51,23 @@ def embedded_database_settings(data_dir: Path) -> dict:
 
 
 def _apply_server_settings(server) -> bool:
-    """ALTER SYSTEM the SERVER_SETTINGS the server does not run with yet; whether it needs a restart."""
+    """ALTER SYSTEM the SERVER_SETTINGS the server does not run with yet (reloading for those that need no
+    restart); whether it needs a restart."""
     names = ", ".join(f"'{name}'" for name in SERVER_SETTINGS)
     rows = server.psql(f"\\pset format unaligned\n\\pset tuples_only on\nSELECT name, current_setting(name), "
-                       f"pending_restart FROM pg_settings WHERE name IN ({names});")
-    restart = False
+                       f"pending_restart, context FROM pg_settings WHERE name IN ({names});")
+    restart = reload = False
     for line in rows.splitlines():
-        if line.count("|") != 2:
+        if line.count("|") != 3:
             continue
-        name, current, pending = line.split("|")
+        name, current, pending, context = line.split("|")
         if current != SERVER_SETTINGS[name] and pending != "t":
             server.psql(f"ALTER SYSTEM SET {name} = '{SERVER_SETTINGS[name]}';")
-            pending = "t"
+            if context == "postmaster":
+                pending = "t"
+            else:
+                reload = True
         restart = restart or pending == "t"
+    if reload:  # settings that need no restart apply at once
+        server.psql("SELECT pg_reload_conf();")
     return restart

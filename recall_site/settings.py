@@ -1,7 +1,11 @@
 """Django settings for Recall, driven by environment variables.
 
-With DATABASE_URL unset, an embedded PostgreSQL 16 + pgvector (pgserver) is
-started from var/pgdata.
+Safe by default: DEBUG is off unless DEBUG=true, and with DEBUG off a missing
+SECRET_KEY stops start-up (recall_site/secret_key.py). The HTTPS settings
+(secure cookies, HSTS, SSL redirect, proxy header) are read from the
+environment; docs/security.md lists the production values that make
+`manage.py check --deploy` clean. With DATABASE_URL unset, an embedded
+PostgreSQL 16 + pgvector (pgserver) is started from var/pgdata.
 """
 import os
 from pathlib import Path
@@ -10,6 +14,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from recall_site.config import load_config
+from recall_site.secret_key import load_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RECALL_VAR_DIR", BASE_DIR / "var"))
@@ -33,10 +38,22 @@ def envint(name: str, default: str) -> int:
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = envbool("DEBUG", "True")
+DEBUG = envbool("DEBUG", "False")
+SECRET_KEY = load_secret_key(os.environ, debug=DEBUG, local_file=VAR_DIR / "secret_key")
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# HTTPS (off by default so `make run` works on http://127.0.0.1; see docs/security.md).
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", "False")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", "False")
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "False")
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/(health|ready)$"]  # probes over plain HTTP inside the network; no data
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "False")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
+# The header a TLS-terminating proxy sets, e.g. X-Forwarded-Proto; it must say "https".
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_"), "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -51,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_q",
+    "axes",
     "audit",
     "entities",
     "memories",
@@ -58,12 +76,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "recall_site.request_guards.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "recall_site.urls"
@@ -95,7 +115,16 @@ DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "t
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = []
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
@@ -117,8 +146,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "recall_site.api_errors.json_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # JSON only (contacts import declares its multipart parser); JSON nested too deeply is a 400.
+    "DEFAULT_PARSER_CLASSES": ["recall_site.api_parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "recall_site.api_pagination.RecallPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "recall_site.throttling.TokenRateThrottle",
+        "recall_site.throttling.IPRateThrottle",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -128,6 +163,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, so required strings say minLength 1 and uploads are binary.
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MemoryTypeEnum": "memories.models.MemoryType",
+        "DomainEnum": "memories.models.Domain",
+        "MemoryStatusEnum": "memories.models.Status",
+        "RelationStatusEnum": "entities.models.RelationStatus",
+    },
 }
 
 Q_CLUSTER = {
@@ -145,7 +188,19 @@ Q_CLUSTER = {
 RECALL = load_config()
 RECALL_EMBEDDING_MODEL = os.environ.get("RECALL_EMBEDDING_MODEL", "")
 RECALL_TORCH_THREADS = envint("RECALL_TORCH_THREADS", "1")
+DATA_UPLOAD_MAX_MEMORY_SIZE = RECALL["security"]["max_body_bytes"]
 
+# Login lockout on the console and the admin (django-axes; recall_site/login_lockout.py).
+AXES_FAILURE_LIMIT = "recall_site.login_lockout.failure_limit"
+AXES_COOLOFF_TIME = "recall_site.login_lockout.cool_off"
+AXES_LOCKOUT_CALLABLE = "recall_site.login_lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "recall_site.client_ip.client_ip"
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept (to count them); successful logins are not
+
+# Every log record is cleaned of query strings and database detail lines (recall_site/log_redaction.py).
+LOGGING_CONFIG = "recall_site.log_redaction.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

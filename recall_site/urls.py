@@ -15,5 +15,6 @@ urlpatterns = [
     path("", include("memories.urls")),
 ]
 
+handler400 = "recall_site.api_errors.bad_request"
 handler404 = "recall_site.api_errors.not_found"
 handler500 = "recall_site.api_errors.server_error"

@@ -1,9 +1,14 @@
-"""Memory browser: search and filter the acting user's memories; one memory with its history."""
+"""Memory browser: search and filter the acting user's memories; one memory with its history.
+
+The search form is POSTed, so what a user searches for never appears in a URL
+and so never in an access log; the filters (type, session, page…) stay in the
+query string, where links can carry them. A `q` in a URL is ignored.
+"""
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.console import console_view
 from memories.decay import memory_freshness
@@ -17,20 +22,22 @@ PAGE_SIZE = 25
 
 
 @console_view
+@require_http_methods(["GET", "POST"])
 def memory_browser(request):
-    form = MemoryFilterForm(request.GET)
+    data = request.POST if request.method == "POST" else _without(request.GET, "q")
+    form = MemoryFilterForm(data)
     form.is_valid()
     user_id = request.acting_user_id
     sessions = (Memory.objects.for_user(user_id).order_by("session_id")
                 .values_list("session_id", flat=True).distinct())
     context = {"form": form, "sessions": list(sessions), "filtered": any(form.cleaned_data.values()),
-               "querystring": _querystring(request), "hits": None}
+               "querystring": _without(data, "q", "page", "csrfmiddlewaretoken").urlencode(), "hits": None}
     query = form.cleaned_data.get("q")
     if query:
         context["hits"] = _search_hits(user_id, query, form)
     else:
         memories = memory_list(user_id=user_id, **form.list_filters())
-        context["page"] = Paginator(memories, PAGE_SIZE).get_page(request.GET.get("page"))
+        context["page"] = Paginator(memories, PAGE_SIZE).get_page(data.get("page"))
     return render(request, "memories/browser.html", context)
 
 
@@ -48,11 +55,12 @@ def _search_hits(user_id: str, query: str, form: MemoryFilterForm) -> list:
             if all(getattr(hit.memory, name) == value for name, value in wanted.items())]
 
 
-def _querystring(request) -> str:
-    """The current filters without the page number, for pagination links."""
-    params = request.GET.copy()
-    params.pop("page", None)
-    return params.urlencode()
+def _without(params, *names):
+    """A copy of the request parameters without `names` (the query, the page number, the CSRF token)."""
+    params = params.copy()
+    for name in names:
+        params.pop(name, None)
+    return params
 
 
 @console_view

@@ -12,12 +12,21 @@ def test_search_shows_hits_with_explanations(alice_client, bob, django_capture_o
         factories.memory("alice", "Lunch with Sarah on Thursday", type="event", domain="scheduling", entities=[sarah])
         factories.memory("alice", "Prefers window seats on trains", domain="personal")
         factories.memory("bob", "Lunch with Sarah's rival on Friday", type="event", domain="scheduling")
-    page = alice_client.get("/memories/", {"q": "lunch with Sarah"}).content.decode()
+    page = alice_client.post("/memories/", {"q": "lunch with Sarah"}).content.decode()
     assert "result" in page and "Lunch with Sarah on Thursday" in page
     assert 'class="hit-explanation"' in page and "lexical" in page
     assert "rival" not in page
-    narrowed = alice_client.get("/memories/", {"q": "lunch with Sarah", "type": "preference"}).content.decode()
+    narrowed = alice_client.post("/memories/", {"q": "lunch with Sarah", "type": "preference"}).content.decode()
     assert "Lunch with Sarah on Thursday" not in narrowed and "Nothing matches." in narrowed
+
+
+def test_the_search_form_posts_its_query_and_a_query_in_the_url_is_ignored(alice_client):
+    factories.memory("alice", "Lunch with Sarah on Thursday", type="event", domain="scheduling")
+    factories.memory("alice", "Prefers window seats on trains", domain="personal")
+    form = alice_client.get("/memories/").content.decode()
+    assert 'method="post" action="/memories/" role="search"' in form and "csrfmiddlewaretoken" in form
+    page = alice_client.get("/memories/", {"q": "lunch with Sarah"}).content.decode()
+    assert "result" not in page and "window seats" in page  # the plain list, not a search
 
 
 def test_restore_an_expired_memory(alice_client):

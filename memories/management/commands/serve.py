@@ -1,12 +1,19 @@
-"""Run Recall for development: migrate, load demo data, then the web server and a django-q2 worker."""
+"""Run Recall for development: migrate, load demo data, then the web server and a django-q2 worker.
+
+The banner names the demo logins only when they exist: memories/demo.py makes
+them with the demo data, and `--no-demo` leaves both out.
+"""
 import signal
 import subprocess
 import sys
 
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from memories.schedules import ensure_schedules
+
+DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
 
 
 class Command(BaseCommand):
@@ -21,18 +28,27 @@ class Command(BaseCommand):
         if not no_demo:
             call_command("load_demo")
         ensure_schedules()
-        base = f"http://{addr}"
-        self.stdout.write(self.style.SUCCESS("Recall is starting."))
-        self.stdout.write(f"  Console:   {base}/   (demo login: demo / demo)")
-        self.stdout.write(f"  Admin:     {base}/admin/   (admin / admin)")
-        self.stdout.write(f"  API docs:  {base}/api/docs/")
-        self.stdout.write(f"  API token: python manage.py drf_create_token demo")
-        self.stdout.write("Press Ctrl-C to stop the server and the worker.")
+        demo = User.objects.filter(username__in=DEMO_LOGINS).exists()
+        self._banner(f"http://{addr}", demo=demo)
+        # --insecure: runserver serves the static files itself, as it does only with DEBUG on otherwise.
         children = [
             subprocess.Popen([sys.executable, "manage.py", "qcluster"]),
-            subprocess.Popen([sys.executable, "manage.py", "runserver", addr, "--noreload"]),
+            subprocess.Popen([sys.executable, "manage.py", "runserver", addr, "--noreload", "--insecure"]),
         ]
         self._wait(children)
+
+    def _banner(self, base: str, *, demo: bool) -> None:
+        self.stdout.write(self.style.SUCCESS("Recall is starting."))
+        self.stdout.write(f"  Console:   {base}/")
+        self.stdout.write(f"  Admin:     {base}/admin/")
+        self.stdout.write(f"  API docs:  {base}/api/docs/")
+        if demo:
+            self.stdout.write("  Demo logins, created with the demo data only (not with serve --no-demo): "
+                              "demo / demo (acts for user id `default`), admin / admin.")
+            self.stdout.write("  API token: python manage.py drf_create_token demo")
+        else:
+            self.stdout.write("  No demo data, so no demo logins: python manage.py createsuperuser makes an account.")
+        self.stdout.write("Press Ctrl-C to stop the server and the worker.")
 
     def _wait(self, children):
         def stop(*_):

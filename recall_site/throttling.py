@@ -1,0 +1,43 @@
+"""API rate limits (DRF throttles): one per API token, one per client IP.
+
+Rates come from Recall's config (`security.api_rate_per_token`,
+`security.api_rate_per_ip`, e.g. "6000/minute"; "" turns a limit off) and are
+read on every request, so an override applies at once. An exceeded limit is a
+429 with Retry-After and a JSON body. Counts live in Django's default cache:
+the local-memory cache counts per web process, so with four gunicorn workers a
+client may get up to four times the rate; point CACHES at a shared cache to
+count across processes.
+"""
+from rest_framework.throttling import SimpleRateThrottle
+
+from recall_site.client_ip import client_ip
+from recall_site.config import recall_setting
+
+
+class _ConfiguredRateThrottle(SimpleRateThrottle):
+    config_key = ""
+
+    def get_rate(self):
+        return recall_setting(f"security.{self.config_key}") or None
+
+
+class TokenRateThrottle(_ConfiguredRateThrottle):
+    """Per API token: DRF gives an account one token, so the account's requests are counted."""
+
+    scope = "token"
+    config_key = "api_rate_per_token"
+
+    def get_cache_key(self, request, view):
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class IPRateThrottle(_ConfiguredRateThrottle):
+    """Per client IP, signed in or not."""
+
+    scope = "ip"
+    config_key = "api_rate_per_ip"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
