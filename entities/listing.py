@@ -1,6 +1,8 @@
 """Reads for entity lists and entity pages: counts, aliases, memories, relations, graph neighbourhood.
 
-Tombstoned entities never appear. Every read is scoped to one user id.
+Tombstoned entities never appear. Every read is scoped to one user id. The memories linked to an entity
+are read through the reverse relation their model declares (`Entity.memories`), so entities imports
+nothing of the memories app (docs/architecture.md).
 """
 from dataclasses import dataclass
 
@@ -9,7 +11,9 @@ from django.db.models.functions import Coalesce
 
 from entities.models import Entity, EntityMention, Relation, RelationStatus
 from entities.selectors import graph_neighbourhood, graph_walk
-from memories.models import Memory, MemoryEntity
+
+# The memory ↔ entity link table, as the memories app declares it on its side.
+MEMORY_LINKS = Entity.memories.through
 
 
 def _count_subquery(queryset, column: str):
@@ -22,7 +26,7 @@ def entity_list(*, user_id: str, search: str = "", kind: str = "") -> QuerySet:
     queryset = (
         Entity.objects.live().for_user(user_id)
         .annotate(
-            memory_count=_count_subquery(MemoryEntity.objects.filter(entity_id=OuterRef("pk")), "memory_id"),
+            memory_count=_count_subquery(MEMORY_LINKS.objects.filter(entity_id=OuterRef("pk")), "memory_id"),
             mention_session_count=_count_subquery(
                 EntityMention.objects.filter(entity_id=OuterRef("pk")), "session_id"),
         )
@@ -44,7 +48,7 @@ def entity_get(*, user_id: str, public_id: str) -> Entity | None:
 
 
 def entity_memories(entity: Entity, limit: int = 100) -> QuerySet:
-    return Memory.objects.filter(user_id=entity.user_id, entities=entity).order_by("-created_at")[:limit]
+    return entity.memories.filter(user_id=entity.user_id).order_by("-created_at")[:limit]
 
 
 def entity_relations(entity: Entity) -> QuerySet:

@@ -24,7 +24,7 @@ from entities.models import (
     RelationStatus,
 )
 from entities.names import is_role_phrase, normalize_name
-from memories.models import Memory, MemoryEntity
+from entities.signals import entity_merging
 from recall_site.config import recall_setting
 
 
@@ -148,19 +148,20 @@ def _score_pair(left, right, names, edges, reviews) -> MergeSuggestion | None:
 
 @transaction.atomic
 def entity_merge(*, user_id: str, winner: Entity, loser: Entity, actor: str) -> dict:
-    """Merge `loser` into `winner`: aliases, memory links, subjects, mentions, relations, reviews.
+    """Merge `loser` into `winner`: aliases, mentions, relations, reviews, and — through `entity_merging` —
+    what other apps point at it (memory links and subjects).
 
     Returns the counts written to the audit event.
     """
     winner, loser = _locked_pair(user_id, winner, loser)
     counts = {
         "aliases_added": _move_aliases(winner, loser),
-        "memory_links": _move_memory_links(winner, loser),
-        "memory_subjects": Memory.objects.filter(subject=loser).update(subject=winner),
         "mentions": EntityMention.objects.filter(entity=loser).update(entity=winner),
         **_move_relations(winner, loser),
         "reviews": _move_reviews(winner, loser),
     }
+    for _receiver, moved in entity_merging.send(sender=Entity, winner=winner, loser=loser):
+        counts |= moved
     if loser.last_mentioned_at and (not winner.last_mentioned_at or loser.last_mentioned_at > winner.last_mentioned_at):
         winner.last_mentioned_at = loser.last_mentioned_at
         winner.save(update_fields=["last_mentioned_at"])
@@ -198,12 +199,6 @@ def _move_aliases(winner, loser) -> int:
                                origin=kept_origin))
     Alias.objects.bulk_create(added)
     return len(added)
-
-
-def _move_memory_links(winner, loser) -> int:
-    already = MemoryEntity.objects.filter(entity=winner).values("memory_id")
-    MemoryEntity.objects.filter(entity=loser, memory_id__in=already).delete()
-    return MemoryEntity.objects.filter(entity=loser).update(entity=winner)
 
 
 def _move_relations(winner, loser) -> dict:

@@ -7,10 +7,13 @@ class MemoriesConfig(AppConfig):
     verbose_name = "Memories"
 
     def ready(self):
+        from entities.signals import entity_merging
+        from memories.entity_links import move_memory_links
         from memories.purgers import MemoryPurger
         from recall_site.purging import register
         from recall_site.timestamps import use_c_timestamp_loader
 
         register(MemoryPurger())
+        entity_merging.connect(move_memory_links, dispatch_uid="recall-memory-links-follow-merge")
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
-from entities.drift import drift_rebaseline
+from memories.drift import drift_rebaseline
 from entities.models import Entity, EntityReview, EntityReviewKind
 from memories.models import Memory
 from memories.services import history_record, memory_forget
@@ -67,7 +67,7 @@ def entity_review_resolve(*, review: EntityReview, actor: str, confirmed: bool) 
     """Answer an entity question and close it.
 
     Drift, confirmed: the entity's current centroid and relations become its baseline
-    (`entities.drift.drift_rebaseline`, audited there). Drift, dismissed: the flag is cleared and the
+    (`memories.drift.drift_rebaseline`, audited there). Drift, dismissed: the flag is cleared and the
     old baseline kept. Ambiguous match: confirmed means the two entities stay separate."""
     entity = review.entity
     if review.kind == EntityReviewKind.DRIFT and confirmed:

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from django.db import transaction
 from django_q.tasks import async_task
 
-from entities.drift import detect_drift
+from memories.drift import detect_drift
 from memories.embedding import embed_texts
 from memories.expiry import expire_memories, purge_expired
 from memories.models import EmbeddingStatus, Memory
