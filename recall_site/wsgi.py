@@ -1,18 +1,12 @@
 """WSGI entry point (gunicorn recall_site.wsgi)."""
 import os
-import threading
 
 from django.core.wsgi import get_wsgi_application
+
+from recall_site.startup import start_serving_work
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 application = get_wsgi_application()
 
-
-def _warm_up():
-    from memories.readiness import warm_up
-
-    warm_up()
-
-
-# The model, the startup canary and the query-domain centroids load before the first search needs them.
-threading.Thread(target=_warm_up, name="semantic-warm-up", daemon=True).start()
+# What the apps registered to do before the first request needs it (the embedding model, the canary).
+start_serving_work()
