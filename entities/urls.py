@@ -8,7 +8,7 @@ urlpatterns = [
     path("merge/do/", views.entity_merge_view, name="entity-merge"),
     path("merge/dismiss/", views.entity_merge_dismiss_view, name="entity-merge-dismiss"),
     path("import/", views.contacts_import_view, name="contacts-import"),
-    path("<str:public_id>/", views.entity_detail, name="entity-detail"),
-    path("<str:public_id>/aliases/add/", views.entity_alias_add_view, name="entity-alias-add"),
-    path("<str:public_id>/aliases/remove/", views.entity_alias_remove_view, name="entity-alias-remove"),
+    path("<entity_id:public_id>/", views.entity_detail, name="entity-detail"),
+    path("<entity_id:public_id>/aliases/add/", views.entity_alias_add_view, name="entity-alias-add"),
+    path("<entity_id:public_id>/aliases/remove/", views.entity_alias_remove_view, name="entity-alias-remove"),
 ]

@@ -5,12 +5,16 @@ from django import forms
 
 from memories.models import Domain, MemoryType, Status
 from memories.review import BULK_ACTIONS
+from recall_site.config import recall_setting
+from recall_site.input_checks import json_problem
 
 ANY = [("", "Any")]
 
 
 class MemoryEditForm(forms.Form):
-    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000,
+    # The API's one content limit, read at start-up.
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
+                              max_length=recall_setting("input_limits.max_content_chars"),
                               error_messages={"required": "A memory needs some text."})
     type = forms.ChoiceField(choices=MemoryType.choices)
     domain = forms.ChoiceField(choices=Domain.choices)
@@ -69,6 +73,10 @@ class JSONObjectField(forms.CharField):
             raise forms.ValidationError(f"This is not valid JSON ({error.msg}, line {error.lineno}).") from None
         if not isinstance(parsed, dict):
             raise forms.ValidationError('Enter a JSON object of key/value pairs, e.g. {"coffee": "flat white"}.')
+        problem = json_problem(parsed, max_bytes=recall_setting("input_limits.max_profile_json_bytes"),
+                               max_depth=recall_setting("input_limits.max_profile_json_depth"))
+        if problem:
+            raise forms.ValidationError(problem)  # the API's check (recall_site/api_fields.JSONObjectField)
         return parsed
 
 

@@ -2,7 +2,8 @@
 
 Startup digest: pinned, reviewed (not needs_review), user_global, active
 memories plus the profile, capped by memory_hydration.startup_digest_max_items
-and startup_digest_max_chars. Per-turn retrieval: skip short or noisy input,
+and startup_digest_max_chars (the length of the whole text, profile lines
+included). Per-turn retrieval: skip short or noisy input,
 honour a cooldown between injections in one session, never inject the same
 memory twice within turn_reinject_window_seconds, and record each injection.
 """
@@ -38,37 +39,64 @@ class TurnResult:
 
 
 def startup_digest(user_id: str) -> Digest:
+    """The profile, then the most important pinned memories, within the item and character caps:
+    the whole `text` (profile lines included) is at most startup_digest_max_chars long."""
     hydration = recall_setting("memory_hydration")
+    profile = profile_get(user_id)
+    text = _DigestText(hydration["startup_digest_max_chars"])
+    _add_profile(text, profile)
     candidates = (
         Memory.objects.for_user(user_id).active()
         .filter(pinned=True, needs_review=False, scope=Scope.USER_GLOBAL)
         .without_vectors()
         .order_by("-importance", "-last_reinforced_at", "-id")
     )
-    chosen, used = [], 0
+    chosen = []
     for memory in candidates[: hydration["startup_digest_max_items"] * 4]:
         if len(chosen) >= hydration["startup_digest_max_items"]:
             break
-        if used + len(memory.content) > hydration["startup_digest_max_chars"]:
-            continue
-        chosen.append(memory)
-        used += len(memory.content)
+        heading = [] if chosen else ["Pinned memories:"]
+        if text.add(*heading, f"- [{memory.type}] {memory.content}"):
+            chosen.append(memory)
     attach_linked_entities(chosen)
-    profile = profile_get(user_id)
-    return Digest(profile, chosen, _digest_text(profile, chosen))
+    return Digest(profile, chosen, text.joined())
 
 
-def _digest_text(profile: UserProfile, memories: list[Memory]) -> str:
-    lines = [f"Assistant name: {profile.assistant_name}."]
+class _DigestText:
+    """Lines of the digest, never longer in all than `max_chars`: lines that would not fit are left out."""
+
+    def __init__(self, max_chars: int):
+        self.lines, self.left = [], max_chars
+
+    def fits(self, *lines: str) -> bool:
+        return self._needed(lines) <= self.left
+
+    def add(self, *lines: str) -> bool:
+        """Add `lines` together if they fit, else none of them."""
+        if not self.fits(*lines):
+            return False
+        self.left -= self._needed(lines)
+        self.lines += lines
+        return True
+
+    def _needed(self, lines) -> int:
+        return sum(len(line) + 1 for line in lines) - (0 if self.lines else 1)
+
+    def joined(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _add_profile(text: _DigestText, profile: UserProfile) -> None:
+    text.add(f"Assistant name: {profile.assistant_name}.")
     if profile.name:
-        lines.append(f"User's name: {profile.name}.")
+        text.add(f"User's name: {profile.name}.")
     for label, values in (("Preferences", profile.preferences), ("Favorites", profile.favorites)):
-        if values:
-            lines.append(f"{label}: " + "; ".join(f"{key}: {value}" for key, value in values.items()) + ".")
-    if memories:
-        lines.append("Pinned memories:")
-        lines += [f"- [{m.type}] {m.content}" for m in memories]
-    return "\n".join(lines)
+        kept = []
+        for entry in (f"{key}: {value}" for key, value in values.items()):
+            if text.fits(f"{label}: " + "; ".join([*kept, entry]) + "."):
+                kept.append(entry)  # an entry too long for what is left is skipped
+        if kept:
+            text.add(f"{label}: " + "; ".join(kept) + ".")
 
 
 def is_noise(message: str) -> bool:

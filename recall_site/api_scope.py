@@ -15,8 +15,14 @@ def scoped_user_id(request, user_id: str | None) -> str:
     return user_id
 
 
+class UserIdQuerySerializer(serializers.Serializer):
+    """?user_id= (default `default`), checked like any text input before it reaches the database."""
+
+    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
+
+
 def query_user_id(request) -> str:
-    return scoped_user_id(request, request.query_params.get("user_id"))
+    return scoped_user_id(request, validated(UserIdQuerySerializer, request.query_params.dict())["user_id"])
 
 
 class ScopeSerializer(serializers.Serializer):

@@ -13,6 +13,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 DEFAULTS_PATH = Path(__file__).with_name("defaults.yaml")
 ENV_PREFIX = "RECALL__"
+# Sections whose keys are all caps on input (at least 1).
+POSITIVE_SECTIONS = ("input_limits",)
 
 
 def load_config(environ=None) -> dict:
@@ -27,7 +29,16 @@ def load_config(environ=None) -> dict:
     merge_config(config, _environment_overrides(environ), source="environment")
     if environ.get("PYPIBOT_SEMANTIC_CANARY_BYPASS") == "1":
         config["memory_semantic"]["startup_canary_bypass"] = True
+    _check_positive(config)
     return config
+
+
+def _check_positive(config: dict) -> None:
+    """Every key of these sections is a cap: 0 or less would refuse every request."""
+    for section in POSITIVE_SECTIONS:
+        for key, value in config[section].items():
+            if value < 1:
+                raise ImproperlyConfigured(f"config key '{section}.{key}' must be at least 1, got {value!r}")
 
 
 def merge_config(config: dict, overrides: dict, *, source: str, prefix: str = "") -> dict:

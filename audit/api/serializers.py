@@ -1,4 +1,5 @@
 """Input and output serializers for the deletion, audit-log, metrics and restore endpoints."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from audit.forget import DeleteCriteria
@@ -14,6 +15,11 @@ class OneOrManyField(serializers.ListField):
         return super().to_internal_value([data] if isinstance(data, (str, int)) else data)
 
 
+@extend_schema_field({"type": "boolean", "enum": [True], "default": True})
+class HardOnlyField(serializers.BooleanField):
+    """`hard`: only true is served (the schema says so); `validate_hard` explains a false."""
+
+
 class DeleteScopeSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
 
@@ -27,7 +33,7 @@ class DeleteFilterSerializer(serializers.Serializer):
                                 max_length=10000)
     types = OneOrManyField(child=serializers.ChoiceField(choices=MemoryType.choices), required=False, default=list)
     before = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    hard = serializers.BooleanField(default=True)
+    hard = HardOnlyField(default=True)
 
     def validate_hard(self, hard):
         if not hard:

@@ -4,7 +4,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 
 from audit import selectors
@@ -15,10 +14,12 @@ from audit.metrics import current_metrics, metric_series
 from memories.api.serializers import MemoryOutputSerializer
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.selectors import memories_visible_to
+from recall_site.api_pagination import lists_pages, paginated_response
+from recall_site.api_schema import with_errors
 from recall_site.api_scope import scoped_user_id, validated
 
 
-@extend_schema(request=s.DeleteInputSerializer, responses={200: dict})
+@extend_schema(request=s.DeleteInputSerializer, responses=with_errors({200: dict}, 400, 404))
 @api_view(["POST"])
 def delete_view(request):
     data = validated(s.DeleteInputSerializer, request.data)
@@ -36,24 +37,24 @@ def delete_view(request):
     return Response({"dry_run": False, **result})
 
 
-@extend_schema(parameters=[s.AuditFilterSerializer], responses=s.AuditEventOutputSerializer(many=True))
+@extend_schema(parameters=[s.AuditFilterSerializer],
+               responses=with_errors({200: s.AuditEventOutputSerializer(many=True)}, 400))
+@lists_pages
 @api_view(["GET"])
 def audit_log_view(request):
     filters = validated(s.AuditFilterSerializer, request.query_params.dict())
     filters["user_id"] = scoped_user_id(request, filters["user_id"])
-    paginator = LimitOffsetPagination()
-    page = paginator.paginate_queryset(selectors.audit_events(**filters), request)
-    return paginator.get_paginated_response(s.AuditEventOutputSerializer(page, many=True).data)
+    return paginated_response(request, selectors.audit_events(**filters), s.AuditEventOutputSerializer)
 
 
-@extend_schema(parameters=[s.UserIdQuerySerializer], responses={200: dict})
+@extend_schema(parameters=[s.UserIdQuerySerializer], responses=with_errors({200: dict}, 400))
 @api_view(["GET"])
 def metrics_view(request):
     user_id = scoped_user_id(request, validated(s.UserIdQuerySerializer, request.query_params.dict())["user_id"])
     return Response({"user_id": user_id, "current": current_metrics(user_id), "series": metric_series(user_id)})
 
 
-@extend_schema(request=None, responses=MemoryOutputSerializer)
+@extend_schema(request=None, responses=with_errors({200: MemoryOutputSerializer}, 400, 404))
 @api_view(["POST"])
 def memory_restore_view(request, memory_id: int):
     memory = get_object_or_404(memories_visible_to(request.user), pk=memory_id)

@@ -4,8 +4,8 @@ from rest_framework import serializers
 
 from entities.models import Alias, Entity, EntityKind, Relation, RelationStatus
 from memories.models import Memory
+from recall_site.api_fields import ConfiguredIntegerField
 from recall_site.api_scope import DEFAULT_USER_ID
-from recall_site.config import recall_setting
 
 
 # ------------------------------------------------------------------- inputs
@@ -24,13 +24,7 @@ class ResolveInputSerializer(UserScopeSerializer):
 
 
 class GraphQuerySerializer(UserScopeSerializer):
-    hop = serializers.IntegerField(min_value=1, required=False)
-
-    def validate_hop(self, hop):
-        largest = recall_setting("entities.graph_max_hop")
-        if hop > largest:
-            raise serializers.ValidationError(f"hop may be at most {largest}.")
-        return hop
+    hop = ConfiguredIntegerField(min_value=1, required=False, limits={"max_value": "entities.graph_max_hop"})
 
 
 class MergeInputSerializer(UserScopeSerializer):
@@ -128,6 +122,31 @@ class ResolutionOutputSerializer(serializers.Serializer):
     score = serializers.FloatField()
     entity = EntityRefSerializer(allow_null=True)
     candidates = EntityRefSerializer(many=True)
+
+
+class GraphNodeSerializer(EntityRefSerializer):
+    depth = serializers.IntegerField()
+
+    class Meta(EntityRefSerializer.Meta):
+        fields = EntityRefSerializer.Meta.fields + ["depth"]
+
+
+class GraphEdgeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    subject = serializers.CharField(help_text="public id")
+    predicate = serializers.CharField()
+    object = serializers.CharField(help_text="public id")
+    confidence = serializers.FloatField()
+    depth = serializers.IntegerField()
+
+
+class GraphOutputSerializer(serializers.Serializer):
+    """Describes `graph_payload` for the schema."""
+
+    root = serializers.CharField()
+    hop = serializers.IntegerField()
+    nodes = GraphNodeSerializer(many=True)
+    edges = GraphEdgeSerializer(many=True)
 
 
 def graph_payload(neighbourhood) -> dict:

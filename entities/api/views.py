@@ -7,7 +7,6 @@ from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -19,6 +18,8 @@ from entities.curation import CurationError, entity_alias_add, entity_alias_remo
 from entities.merge import MergeError, entity_merge
 from entities.models import Entity, Relation
 from entities.services import resolve_mention
+from recall_site.api_pagination import lists_pages, paginated_response
+from recall_site.api_schema import with_errors
 from recall_site.api_scope import scoped_user_id, validated
 from recall_site.config import recall_setting
 
@@ -34,18 +35,19 @@ def _invalid(field: str, error: Exception):
     raise serializers.ValidationError({field: [str(error)]})
 
 
-@extend_schema(parameters=[s.EntityListFilterSerializer], responses=s.EntityOutputSerializer(many=True))
+@extend_schema(parameters=[s.EntityListFilterSerializer],
+               responses=with_errors({200: s.EntityOutputSerializer(many=True)}, 400))
+@lists_pages
 @api_view(["GET"])
 def entity_list_view(request):
     filters = validated(s.EntityListFilterSerializer, request.query_params.dict())
     user_id = scoped_user_id(request, filters["user_id"])
     queryset = listing.entity_list(user_id=user_id, search=filters["q"], kind=filters["kind"])
-    paginator = LimitOffsetPagination()
-    page = paginator.paginate_queryset(queryset, request)
-    return paginator.get_paginated_response(s.EntityOutputSerializer(page, many=True).data)
+    return paginated_response(request, queryset, s.EntityOutputSerializer)
 
 
-@extend_schema(parameters=[s.UserScopeSerializer], responses=s.EntityDetailOutputSerializer)
+@extend_schema(parameters=[s.UserScopeSerializer],
+               responses=with_errors({200: s.EntityDetailOutputSerializer}, 400, 404))
 @api_view(["GET"])
 def entity_detail_view(request, public_id: str):
     user_id = scoped_user_id(request, validated(s.UserScopeSerializer, request.query_params.dict())["user_id"])
@@ -56,7 +58,7 @@ def entity_detail_view(request, public_id: str):
     return Response(s.EntityDetailOutputSerializer(entity, context=context).data)
 
 
-@extend_schema(request=s.ResolveInputSerializer, responses=s.ResolutionOutputSerializer)
+@extend_schema(request=s.ResolveInputSerializer, responses=with_errors({200: s.ResolutionOutputSerializer}, 400))
 @api_view(["POST"])
 def entity_resolve_view(request):
     data = validated(s.ResolveInputSerializer, request.data)
@@ -64,7 +66,7 @@ def entity_resolve_view(request):
     return Response(s.ResolutionOutputSerializer(resolution).data)
 
 
-@extend_schema(parameters=[s.GraphQuerySerializer], responses={200: dict})
+@extend_schema(parameters=[s.GraphQuerySerializer], responses=with_errors({200: s.GraphOutputSerializer}, 400, 404))
 @api_view(["GET"])
 def entity_graph_view(request, public_id: str):
     query = validated(s.GraphQuerySerializer, request.query_params.dict())
@@ -73,7 +75,7 @@ def entity_graph_view(request, public_id: str):
     return Response(s.graph_payload(listing.entity_neighbourhood(entity, hop)))
 
 
-@extend_schema(request=s.MergeInputSerializer, responses={200: dict})
+@extend_schema(request=s.MergeInputSerializer, responses=with_errors({200: dict}, 400, 404))
 @api_view(["POST"])
 def entity_merge_view(request):
     data = validated(s.MergeInputSerializer, request.data)
@@ -87,7 +89,10 @@ def entity_merge_view(request):
     return Response({"winner": s.EntityOutputSerializer(merged).data, "loser": data["loser"], "counts": counts})
 
 
-@extend_schema(request=s.AliasInputSerializer, responses={200: s.EntityOutputSerializer})
+@extend_schema(methods=["POST"], request=s.AliasInputSerializer,
+               responses=with_errors({201: s.EntityOutputSerializer}, 400, 404))
+@extend_schema(methods=["DELETE"], parameters=[s.AliasInputSerializer], request=None,
+               responses=with_errors({200: s.EntityOutputSerializer}, 400, 404))
 @api_view(["POST", "DELETE"])
 def entity_aliases_view(request, public_id: str):
     data = validated(s.AliasInputSerializer, request.data or request.query_params.dict())
@@ -106,8 +111,11 @@ def entity_aliases_view(request, public_id: str):
                     status=code)
 
 
-@extend_schema(parameters=[s.RelationFilterSerializer], request=s.RelationCreateInputSerializer,
-               responses=s.RelationOutputSerializer(many=True))
+@extend_schema(methods=["GET"], parameters=[s.RelationFilterSerializer],
+               responses=with_errors({200: s.RelationOutputSerializer(many=True)}, 400, 404))
+@extend_schema(methods=["POST"], request=s.RelationCreateInputSerializer,
+               responses=with_errors({201: s.RelationOutputSerializer}, 400, 404))
+@lists_pages
 @api_view(["GET", "POST"])
 def relation_list_view(request):
     if request.method == "POST":
@@ -122,12 +130,12 @@ def relation_list_view(request):
     if filters.get("predicate"):
         queryset = queryset.filter(predicate=filters["predicate"])
     queryset = queryset.select_related("subject", "object").order_by("-created_at", "-pk")
-    paginator = LimitOffsetPagination()
-    page = paginator.paginate_queryset(queryset, request)
-    return paginator.get_paginated_response(s.RelationOutputSerializer(page, many=True).data)
+    return paginated_response(request, queryset, s.RelationOutputSerializer)
 
 
-@extend_schema(parameters=[s.UserScopeSerializer], responses={200: s.RelationOutputSerializer, 204: None})
+@extend_schema(methods=["GET"], parameters=[s.UserScopeSerializer],
+               responses=with_errors({200: s.RelationOutputSerializer}, 400, 404))
+@extend_schema(methods=["DELETE"], parameters=[s.UserScopeSerializer], responses=with_errors({204: None}, 400, 404))
 @api_view(["GET", "DELETE"])
 def relation_detail_view(request, relation_id: int):
     """One of the user's relations; DELETE removes it for good (audited)."""
@@ -154,7 +162,8 @@ def _relation_create(request):
     return Response(s.RelationOutputSerializer(relation).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request={"multipart/form-data": s.ContactsImportInputSerializer}, responses={201: dict})
+@extend_schema(request={"multipart/form-data": s.ContactsImportInputSerializer},
+               responses=with_errors({201: dict}, 400))
 @api_view(["POST"])
 @parser_classes([MultiPartParser, FormParser])
 def contacts_import_view(request):

@@ -89,6 +89,10 @@ class ContactCard:
     def normalized_names(self) -> set[str]:
         return {normalize_name(form) for form in self.alias_forms()} - {""}
 
+    def stored_texts(self) -> list[str]:
+        """Every text of this card that may become an entity name or an alias."""
+        return [*self.alias_forms(), self.organisation, *(name for _label, name in self.related)]
+
 
 def _unique(forms) -> list[str]:
     seen, kept = set(), []

@@ -26,8 +26,10 @@ from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityReview
 from entities.names import normalize_name
 from entities.services import alias_add, entity_create, resolve_mention, self_entity
 from recall_site.config import recall_setting
+from recall_site.input_checks import text_problem
 
 STRONG_METHODS = ("exact", "normalized", "alias")
+NAME_MAX_CHARS = Entity._meta.get_field("canonical_name").max_length
 
 
 @dataclass
@@ -57,6 +59,7 @@ def import_contacts(*, user_id: str, data: bytes | str, filename: str = "", acto
     text = _decoded(data)
     file_format = _format_of(text, filename)
     cards = read_vcards(text) if file_format == "vcard" else read_csv_contacts(text)
+    _check_names(cards)
     own = _own_card(cards, self_card)
     summary = ImportSummary(format=file_format, cards=len(cards), self_card_used=own is not None)
     with transaction.atomic():
@@ -81,6 +84,17 @@ def _format_of(text: str, filename: str) -> str:
     if lowered.endswith(".csv") or "," in text.split("\n", 1)[0]:
         return "csv"
     raise ContactsFormatError("Unrecognised file: expected a vCard (.vcf) or a Google/Outlook CSV export.")
+
+
+def _check_names(cards: list[ContactCard]) -> None:
+    """A name the database cannot store (a NUL byte, longer than the name column) stops the import unwritten."""
+    for card in cards:
+        for text in card.stored_texts():
+            problem = text_problem(text)
+            if not problem and len(text) > NAME_MAX_CHARS:
+                problem = f"A name is longer than {NAME_MAX_CHARS} characters."
+            if problem:
+                raise ContactsFormatError(f"{card.where[:1].upper()}{card.where[1:]}: {problem}")
 
 
 def _own_card(cards: list[ContactCard], self_card: str) -> ContactCard | None:

@@ -5,8 +5,11 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from audit.access import actor_name
+from memories.api.response_schemas import IngestOutputSerializer
 from memories.models import Source
 from memories.pipeline import ingest_messages
+from recall_site.api_fields import content_field
+from recall_site.api_schema import with_errors
 from recall_site.api_scope import DEFAULT_USER_ID, scoped_user_id, validated
 
 INGEST_SOURCES = [Source.AUTO_REFLECTION, Source.IMPORT, Source.MANUAL_TOOL]
@@ -15,7 +18,7 @@ MAX_MESSAGES = 500
 
 class IngestMessageSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
-    content = serializers.CharField(max_length=8000, allow_blank=True, trim_whitespace=False)
+    content = content_field(allow_blank=True, trim_whitespace=False)
     timestamp = serializers.DateTimeField(required=False)
     id = serializers.CharField(max_length=128, required=False, allow_blank=True)
     # Who is speaking, as in chat-completion messages: "I" in the content is this person, not the user.
@@ -26,10 +29,11 @@ class IngestInputSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
     session_id = serializers.CharField(max_length=128)
     source = serializers.ChoiceField(choices=INGEST_SOURCES, default=Source.AUTO_REFLECTION)
-    messages = IngestMessageSerializer(many=True, allow_empty=False, max_length=MAX_MESSAGES)
+    # A ListField (not many=True) so the schema states minItems and maxItems.
+    messages = serializers.ListField(child=IngestMessageSerializer(), min_length=1, max_length=MAX_MESSAGES)
 
 
-@extend_schema(request=IngestInputSerializer, responses={200: dict})
+@extend_schema(request=IngestInputSerializer, responses=with_errors({200: IngestOutputSerializer}, 400))
 @api_view(["POST"])
 def ingest_view(request):
     data = validated(IngestInputSerializer, request.data)

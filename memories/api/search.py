@@ -1,15 +1,17 @@
 """Retrieval API: search, the startup digest (hydrate) and per-turn retrieval."""
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from memories.api import response_schemas as out
 from memories.api import search_serializers as s
 from memories.hydration import startup_digest, turn_retrieval
 from memories.retrieval import search_memories
-from recall_site.api_scope import query_user_id, scoped_user_id, validated
+from recall_site.api_schema import with_errors
+from recall_site.api_scope import UserIdQuerySerializer, query_user_id, scoped_user_id, validated
 
 
-@extend_schema(request=s.SearchInputSerializer, responses={200: dict})
+@extend_schema(request=s.SearchInputSerializer, responses=with_errors({200: out.SearchOutputSerializer}, 400))
 @api_view(["POST"])
 def search_view(request):
     data = validated(s.SearchInputSerializer, request.data)
@@ -29,14 +31,14 @@ def search_view(request):
     return Response(s.search_response(outcome))
 
 
-@extend_schema(parameters=[OpenApiParameter("user_id", str)], responses={200: dict})
+@extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: out.DigestOutputSerializer}, 400))
 @api_view(["GET"])
 def hydrate_view(request):
     user_id = query_user_id(request)
     return Response(s.digest_response(user_id, startup_digest(user_id)))
 
 
-@extend_schema(request=s.TurnInputSerializer, responses={200: dict})
+@extend_schema(request=s.TurnInputSerializer, responses=with_errors({200: out.TurnOutputSerializer}, 400))
 @api_view(["POST"])
 def turn_view(request):
     data = validated(s.TurnInputSerializer, request.data)

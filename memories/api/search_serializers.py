@@ -3,18 +3,20 @@ from rest_framework import serializers
 
 from memories.api.serializers import ProfileSerializer
 from memories.models import Domain, MemoryType
+from recall_site.api_fields import ConfiguredIntegerField
 from recall_site.api_scope import DEFAULT_USER_ID, ScopeSerializer
 
 
 class HintsSerializer(serializers.Serializer):
     entities = serializers.ListField(child=serializers.CharField(max_length=200), required=False, default=list,
                                      max_length=20)
-    hop = serializers.IntegerField(min_value=0, max_value=10, required=False, allow_null=True, default=None)
+    hop = ConfiguredIntegerField(min_value=0, required=False, allow_null=True, default=None,
+                                 limits={"max_value": "memory_retrieval.max_hop"})
 
 
 class SearchFiltersSerializer(serializers.Serializer):
     domains = serializers.ListField(child=serializers.ChoiceField(choices=Domain.choices), required=False,
-                                    allow_empty=False)
+                                    min_length=1)
     min_confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True)
     include_all_domains = serializers.BooleanField(default=False)
 
@@ -24,7 +26,7 @@ class SearchInputSerializer(serializers.Serializer):
     scope = ScopeSerializer(required=False)
     hints = HintsSerializer(required=False)
     types = serializers.ListField(child=serializers.ChoiceField(choices=MemoryType.choices), required=False,
-                                  allow_empty=False)
+                                  min_length=1)
     filters = SearchFiltersSerializer(required=False)
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False)
 

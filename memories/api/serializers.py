@@ -1,7 +1,10 @@
 """Input and output serializers for the memories API."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from entities.api.serializers import EntityRefSerializer
 from memories.models import Domain, Memory, MemoryType, Scope, Source, Status, UserProfile
+from recall_site.api_fields import ConfiguredListField, JSONObjectField, content_field
 from recall_site.api_scope import DEFAULT_USER_ID
 
 
@@ -18,6 +21,7 @@ class MemoryOutputSerializer(serializers.ModelSerializer):
             "embedding_status",
         ]
 
+    @extend_schema_field(EntityRefSerializer(many=True))
     def get_entities(self, memory):
         return [
             {"id": entity.public_id, "name": entity.canonical_name, "kind": entity.kind}
@@ -28,7 +32,7 @@ class MemoryOutputSerializer(serializers.ModelSerializer):
 class RememberInputSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
     session_id = serializers.CharField(max_length=128)
-    content = serializers.CharField(max_length=4000)
+    content = content_field()
     type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
     domain = serializers.ChoiceField(choices=Domain.choices, required=False)
     scope = serializers.ChoiceField(choices=Scope.choices, default=Scope.USER_GLOBAL)
@@ -36,12 +40,15 @@ class RememberInputSerializer(serializers.Serializer):
     importance = serializers.FloatField(min_value=0, max_value=1, required=False)
     confidence = serializers.FloatField(min_value=0, max_value=1, required=False)
     sensitive = serializers.BooleanField(required=False)
-    entities = serializers.ListField(child=serializers.CharField(max_length=200), required=False, default=list)
+    entities = ConfiguredListField(child=serializers.CharField(max_length=200), required=False, default=list,
+                                   limits={"max_length": "input_limits.max_entities_per_memory"})
     source_message_id = serializers.CharField(max_length=128, required=False)
 
 
 class MemoryUpdateInputSerializer(serializers.Serializer):
-    content = serializers.CharField(max_length=4000, required=False)
+    """Pass the memory being edited as context["memory"]: a new valid_to is checked against its valid_from."""
+
+    content = content_field(required=False)
     type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
     domain = serializers.ChoiceField(choices=Domain.choices, required=False)
     scope = serializers.ChoiceField(choices=Scope.choices, required=False)
@@ -52,6 +59,14 @@ class MemoryUpdateInputSerializer(serializers.Serializer):
     needs_review = serializers.BooleanField(required=False)
     valid_from = serializers.DateTimeField(required=False, allow_null=True)
     valid_to = serializers.DateTimeField(required=False, allow_null=True)
+
+    def validate(self, attrs):
+        memory = self.context.get("memory")
+        valid_from = attrs.get("valid_from", getattr(memory, "valid_from", None))
+        valid_to = attrs.get("valid_to", getattr(memory, "valid_to", None))
+        if valid_from and valid_to and valid_to < valid_from:
+            raise serializers.ValidationError({"valid_to": ["valid_to may not be before valid_from."]})
+        return attrs
 
 
 class MemoryFilterSerializer(serializers.Serializer):
@@ -80,6 +95,12 @@ class ProfileSerializer(serializers.ModelSerializer):
 class ProfileUpdateInputSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    preferences = serializers.DictField(required=False)
-    favorites = serializers.DictField(required=False)
+    preferences = JSONObjectField(required=False)
+    favorites = JSONObjectField(required=False)
     assistant_name = serializers.CharField(max_length=100, required=False)
+
+
+class ForgetOutputSerializer(serializers.Serializer):
+    deleted = serializers.BooleanField()
+    memory_id = serializers.IntegerField()
+    counts = serializers.DictField(child=serializers.IntegerField(), help_text="rows deleted per table")

@@ -1,10 +1,9 @@
 """Memories API: remember_memory, list/get/update, forget_memory, profile, health and readiness."""
 from django.db import connection
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -13,7 +12,9 @@ from memories import selectors, services
 from memories.api import serializers as s
 from memories.readiness import readiness
 from memories.remember import remember_memory
-from recall_site.api_scope import query_user_id, scoped_user_id, validated
+from recall_site.api_pagination import lists_pages, paginated_response
+from recall_site.api_schema import with_errors
+from recall_site.api_scope import UserIdQuerySerializer, query_user_id, scoped_user_id, validated
 
 
 def _memory_for_request(request, memory_id: int):
@@ -21,7 +22,7 @@ def _memory_for_request(request, memory_id: int):
     return get_object_or_404(selectors.memories_visible_to(request.user), pk=memory_id)
 
 
-@extend_schema(request=s.RememberInputSerializer, responses={201: s.MemoryOutputSerializer})
+@extend_schema(request=s.RememberInputSerializer, responses=with_errors({201: s.MemoryOutputSerializer}, 400))
 @api_view(["POST"])
 def remember_memory_view(request):
     data = validated(s.RememberInputSerializer, request.data)
@@ -30,18 +31,20 @@ def remember_memory_view(request):
     return Response(s.MemoryOutputSerializer(memory).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(parameters=[s.MemoryFilterSerializer], responses=s.MemoryOutputSerializer(many=True))
+@extend_schema(parameters=[s.MemoryFilterSerializer],
+               responses=with_errors({200: s.MemoryOutputSerializer(many=True)}, 400))
+@lists_pages
 @api_view(["GET"])
 def memory_list_view(request):
     filters = validated(s.MemoryFilterSerializer, request.query_params.dict())
     user_id = scoped_user_id(request, filters.pop("user_id"))
-    queryset = selectors.memory_list(user_id=user_id, **filters)
-    paginator = LimitOffsetPagination()
-    page = paginator.paginate_queryset(queryset, request)
-    return paginator.get_paginated_response(s.MemoryOutputSerializer(page, many=True).data)
+    return paginated_response(request, selectors.memory_list(user_id=user_id, **filters), s.MemoryOutputSerializer)
 
 
-@extend_schema(request=s.MemoryUpdateInputSerializer, responses=s.MemoryOutputSerializer)
+@extend_schema(methods=["GET"], responses=with_errors({200: s.MemoryOutputSerializer}, 404))
+@extend_schema(methods=["PATCH"], request=s.MemoryUpdateInputSerializer,
+               responses=with_errors({200: s.MemoryOutputSerializer}, 400, 404))
+@extend_schema(methods=["DELETE"], responses=with_errors({200: s.ForgetOutputSerializer}, 404))
 @api_view(["GET", "PATCH", "DELETE"])
 def memory_detail_view(request, memory_id: int):
     memory = _memory_for_request(request, memory_id)
@@ -50,12 +53,13 @@ def memory_detail_view(request, memory_id: int):
     if request.method == "DELETE":
         counts = services.memory_forget(memory=memory, actor=actor_name(request.user))
         return Response({"deleted": True, "memory_id": memory_id, "counts": counts})
-    changes = validated(s.MemoryUpdateInputSerializer, request.data)
+    changes = validated(s.MemoryUpdateInputSerializer, request.data, context={"memory": memory})
     memory = services.memory_update(memory=memory, actor=actor_name(request.user), **changes)
     return Response(s.MemoryOutputSerializer(memory).data)
 
 
-@extend_schema(request=s.ForgetMemoryInputSerializer)
+@extend_schema(request=s.ForgetMemoryInputSerializer,
+               responses=with_errors({200: s.ForgetOutputSerializer}, 400, 404))
 @api_view(["POST"])
 def forget_memory_view(request):
     data = validated(s.ForgetMemoryInputSerializer, request.data)
@@ -65,13 +69,13 @@ def forget_memory_view(request):
     return Response({"deleted": True, "memory_id": data["memory_id"], "counts": counts})
 
 
-@extend_schema(responses=s.ProfileSerializer)
+@extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: s.ProfileSerializer}, 400))
 @api_view(["GET"])
 def profile_view(request):
     return Response(s.ProfileSerializer(services.profile_get(query_user_id(request))).data)
 
 
-@extend_schema(request=s.ProfileUpdateInputSerializer, responses=s.ProfileSerializer)
+@extend_schema(request=s.ProfileUpdateInputSerializer, responses=with_errors({200: s.ProfileSerializer}, 400))
 @api_view(["POST"])
 def update_user_profile_view(request):
     data = validated(s.ProfileUpdateInputSerializer, request.data)
@@ -80,7 +84,7 @@ def update_user_profile_view(request):
     return Response(s.ProfileSerializer(profile).data)
 
 
-@extend_schema(responses={200: dict})
+@extend_schema(responses={200: inline_serializer("Health", {"status": serializers.CharField()})})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def health_view(request):

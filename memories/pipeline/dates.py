@@ -36,8 +36,14 @@ class When:
 
 
 def resolve_when(text: str, base: datetime) -> When:
-    """The date (and time, if given) a message refers to, relative to `base`."""
-    day, phrase, weekday = _day(text, base)
+    """The date (and time, if given) a message refers to, relative to `base`.
+
+    A date past what `datetime` holds ("next month" said on 9999-12-31) is left unresolved.
+    """
+    try:
+        day, phrase, weekday = _day(text, base)
+    except (OverflowError, ValueError):
+        return When(None)
     hour, minute = _clock(text)
     daypart = _daypart(text, hour)
     if day is None:

@@ -32,6 +32,15 @@ def test_invalid_json_is_a_form_error_and_nothing_is_saved(alice_client):
     assert UserProfile.objects.get(user_id="alice").name == "Alice"
 
 
+def test_json_the_database_cannot_store_is_a_form_error(alice_client):
+    for favorites, message in (('{"coffee": "flat\\u0000white"}', "Null characters are not allowed."),
+                               ('{"seat": "\\ud800"}', "Surrogate characters are not allowed."),
+                               ('{"a": {"b": {"c": {"d": {"e": {}}}}}}', "nested at most 5 levels")):
+        response = alice_client.post("/profile/", {"assistant_name": "Theo", "favorites": favorites})
+        assert response.status_code == 400 and message in response.content.decode(), favorites
+    assert UserProfile.objects.get(user_id="alice").favorites == {}
+
+
 def test_assistant_name_is_required(alice_client):
     response = alice_client.post("/profile/", {"name": "A", "assistant_name": ""})
     assert response.status_code == 400 and "This field is required." in response.content.decode()

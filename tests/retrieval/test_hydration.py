@@ -46,9 +46,21 @@ def test_digest_obeys_item_and_character_caps(alice_api, remember, recall_config
         remember(f"Pinned fact number {n} " + "x" * 40, pinned=True, importance=0.5 + n / 10)
     recall_config({"memory_hydration": {"startup_digest_max_items": 3}})
     assert len(hydrate(alice_api)["memories"]) == 3
-    recall_config({"memory_hydration": {"startup_digest_max_items": 8, "startup_digest_max_chars": 130}})
-    memories = hydrate(alice_api)["memories"]
-    assert len(memories) == 2 and sum(len(m["content"]) for m in memories) <= 130
+    # The whole text counts: "Assistant name: Theo." (21), "Pinned memories:" (17) and two 70-character
+    # memory lines, with their line breaks, make 180.
+    recall_config({"memory_hydration": {"startup_digest_max_items": 8, "startup_digest_max_chars": 200}})
+    digest = hydrate(alice_api)
+    assert len(digest["memories"]) == 2 and len(digest["text"]) == 180
+
+
+def test_the_profile_counts_toward_the_digest_character_cap(alice_api, remember, recall_config):
+    remember("Pinned fact number one " + "x" * 40, pinned=True)
+    profile_update(user_id="alice", actor="test", name="Alice", favorites={"drink": "flat white", "book": "y" * 300})
+    recall_config({"memory_hydration": {"startup_digest_max_chars": 120}})
+    digest = hydrate(alice_api)
+    # The favourites that fit stay; the pinned memory no longer fits beside them.
+    assert digest["text"].splitlines() == ["Assistant name: Theo.", "User's name: Alice.", "Favorites: drink: flat white."]
+    assert digest["memories"] == [] and digest["profile"]["favorites"]["book"] == "y" * 300
 
 
 def test_digest_for_another_user_is_refused(alice_api, bob_api, remember):

@@ -43,3 +43,8 @@ def test_wrong_type_fails(raw):
 def test_missing_config_file_fails():
     with pytest.raises(ImproperlyConfigured, match="not a file"):
         load_config({"RECALL_CONFIG": "/nonexistent/recall.yaml"})
+
+
+def test_an_input_cap_below_one_fails():
+    with pytest.raises(ImproperlyConfigured, match="'input_limits.max_page_limit' must be at least 1, got 0"):
+        load_config({"RECALL__INPUT_LIMITS__MAX_PAGE_LIMIT": "0"})
