@@ -1,12 +1,6 @@
 from django.contrib import admin
 
-from audit.models import AuditEvent, MetricSnapshot, UserIdGrant
-
-
-@admin.register(UserIdGrant)
-class UserIdGrantAdmin(admin.ModelAdmin):
-    list_display = ["account", "user_id", "created_at"]
-    search_fields = ["account__username", "user_id"]
+from audit.models import AuditEvent, MetricSnapshot
 
 
 @admin.register(AuditEvent)

@@ -1,21 +1,7 @@
-"""Who may act for which user id, what was done (audit log), and weekly metric snapshots."""
+"""What was done (the audit log), and weekly metric snapshots."""
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-
-
-class UserIdGrant(models.Model):
-    """Lets a (non-staff) account act for one Recall user_id. Staff may act for any."""
-
-    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="user_id_grants")
-    user_id = models.CharField(max_length=128)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["account", "user_id"], name="unique_grant")]
-
-    def __str__(self):
-        return f"{self.account} → {self.user_id}"
 
 
 class AuditEvent(models.Model):

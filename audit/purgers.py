@@ -1,7 +1,8 @@
 """The audit app's part of every deletion (recall_site/purging.py): earlier free-text reasons that name a
 forgotten person are redacted. Events themselves stay (ids and counts only, purged after
 `audit.retention_days`); grants and metric snapshots hold no content."""
-from audit.models import AuditEvent, MetricSnapshot, UserIdGrant
+from access.models import UserIdGrant
+from audit.models import AuditEvent, MetricSnapshot
 from recall_site.purging import PurgePlan, Purger
 from recall_site.redaction import redact, sql_word_pattern
 

@@ -7,8 +7,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from audit.access import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
-from audit.console import console_view
+from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
+from access.console import console_view
 from audit.forget import DeleteRequestError, UnknownTargetError, deletion_preview, hard_delete
 from audit.forms import AuditFilterForm, ForgetForm, SwitchUserForm
 from audit.labels import plural

@@ -95,7 +95,7 @@ def api_client(user_ids: list[str]):
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
-    from audit.models import UserIdGrant
+    from access.models import UserIdGrant
 
     account, _ = User.objects.get_or_create(username="bench-locomo")
     for user_id in user_ids:

@@ -158,7 +158,7 @@ def api_client():
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
-    from audit.models import UserIdGrant
+    from access.models import UserIdGrant
 
     account, _ = User.objects.get_or_create(username="bench-search")
     UserIdGrant.objects.get_or_create(account=account, user_id=USER_ID)

@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from audit.console import console_view, is_htmx
+from access.console import console_view, is_htmx
 from entities import listing
 from entities.contacts import ContactsFormatError, import_contacts
 from entities.curation import CurationError, entity_alias_add, entity_alias_remove

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from audit.models import UserIdGrant
+from access.models import UserIdGrant
 from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind
 from entities.services import alias_add, entity_create, mentions_record, relation_upsert, self_entity
 from memories.models import Memory

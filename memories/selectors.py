@@ -1,7 +1,7 @@
 """Reads of memories, always scoped to one user id."""
 from django.db.models import QuerySet
 
-from audit.access import granted_user_ids
+from access.grants import granted_user_ids
 from memories.models import Memory
 
 LIST_FILTERS = ("type", "domain", "status", "source", "session_id", "pinned", "needs_review")

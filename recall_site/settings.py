@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_q",
     "axes",
+    "access",
     "audit",
     "entities",
     "memories",

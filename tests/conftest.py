@@ -6,7 +6,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from audit.models import UserIdGrant
+from access.models import UserIdGrant
 from recall_site.config import with_overrides
 
 

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from audit.forget import DeleteCriteria
 from audit.models import AuditEvent
 from memories.models import MemoryType
-from recall_site.api_scope import DEFAULT_USER_ID
+from access.scope import DEFAULT_USER_ID
 
 
 class OneOrManyField(serializers.ListField):

@@ -7,7 +7,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from audit import selectors
-from audit.access import actor_name
+from access.grants import actor_name
 from audit.api import serializers as s
 from audit.forget import DeleteRequestError, UnknownTargetError, deletion_preview, hard_delete
 from audit.metrics import current_metrics, metric_series
@@ -16,7 +16,8 @@ from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.selectors import memories_visible_to
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from recall_site.api_scope import scoped_user_id, validated
+from access.scope import scoped_user_id
+from recall_site.api_input import validated
 
 
 @extend_schema(request=s.DeleteInputSerializer, responses=with_errors({200: dict}, 400, 404))

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from entities.models import Alias, Entity, EntityKind, Relation, RelationStatus
 from memories.models import Memory
 from recall_site.api_fields import ConfiguredIntegerField
-from recall_site.api_scope import DEFAULT_USER_ID
+from access.scope import DEFAULT_USER_ID
 
 
 # ------------------------------------------------------------------- inputs

@@ -10,7 +10,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from audit.access import actor_name
+from access.grants import actor_name
 from entities import listing
 from entities.api import serializers as s
 from entities.contacts import ContactsFormatError, import_contacts
@@ -20,7 +20,8 @@ from entities.models import Entity, Relation
 from entities.services import resolve_mention
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from recall_site.api_scope import scoped_user_id, validated
+from access.scope import scoped_user_id
+from recall_site.api_input import validated
 from recall_site.config import recall_setting
 
 

@@ -4,13 +4,14 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from audit.access import actor_name
+from access.grants import actor_name
 from memories.api.response_schemas import IngestOutputSerializer
 from memories.models import Source
 from memories.pipeline import ingest_messages
 from recall_site.api_fields import content_field
 from recall_site.api_schema import with_errors
-from recall_site.api_scope import DEFAULT_USER_ID, scoped_user_id, validated
+from access.scope import DEFAULT_USER_ID, scoped_user_id
+from recall_site.api_input import validated
 
 INGEST_SOURCES = [Source.AUTO_REFLECTION, Source.IMPORT, Source.MANUAL_TOOL]
 MAX_MESSAGES = 500

@@ -8,7 +8,8 @@ from memories.api import search_serializers as s
 from memories.hydration import startup_digest, turn_retrieval
 from memories.retrieval import search_memories
 from recall_site.api_schema import with_errors
-from recall_site.api_scope import UserIdQuerySerializer, query_user_id, scoped_user_id, validated
+from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
+from recall_site.api_input import validated
 
 
 @extend_schema(request=s.SearchInputSerializer, responses=with_errors({200: out.SearchOutputSerializer}, 400))

@@ -4,7 +4,7 @@ from rest_framework import serializers
 from memories.api.serializers import ProfileSerializer
 from memories.models import Domain, MemoryType
 from recall_site.api_fields import ConfiguredIntegerField
-from recall_site.api_scope import DEFAULT_USER_ID, ScopeSerializer
+from access.scope import DEFAULT_USER_ID, ScopeSerializer
 
 
 class HintsSerializer(serializers.Serializer):

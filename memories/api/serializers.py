@@ -5,7 +5,7 @@ from rest_framework import serializers
 from entities.api.serializers import EntityRefSerializer
 from memories.models import Domain, Memory, MemoryType, Scope, Source, Status, UserProfile
 from recall_site.api_fields import ConfiguredListField, JSONObjectField, content_field
-from recall_site.api_scope import DEFAULT_USER_ID
+from access.scope import DEFAULT_USER_ID
 
 
 class MemoryOutputSerializer(serializers.ModelSerializer):

@@ -7,14 +7,15 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from audit.access import actor_name
+from access.grants import actor_name
 from memories import selectors, services
 from memories.api import serializers as s
 from memories.readiness import readiness
 from memories.remember import remember_memory
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from recall_site.api_scope import UserIdQuerySerializer, query_user_id, scoped_user_id, validated
+from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
+from recall_site.api_input import validated
 
 
 def _memory_for_request(request, memory_id: int):

@@ -3,9 +3,9 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from audit.access import console_user_id, granted_user_ids
+from access.grants import console_user_id, granted_user_ids
 from audit.labels import ForgetReason, action_label as _action_label, plural
-from audit.models import UserIdGrant
+from access.models import UserIdGrant
 from memories.models import Memory, UserProfile
 from memories.review_queue import review_count
 

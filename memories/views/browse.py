@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from audit.console import console_view
+from access.console import console_view
 from memories.decay import memory_freshness
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.forms import MemoryFilterForm

@@ -1,7 +1,7 @@
 """Dashboard: what is stored, what waits for review, what happened lately, what needs attention."""
 from django.shortcuts import render
 
-from audit.console import console_view
+from access.console import console_view
 from audit.metric_display import dashboard_alerts
 from audit.metrics import current_metrics
 from memories import review_queue

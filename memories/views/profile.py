@@ -2,7 +2,7 @@
 from django.contrib import messages
 from django.shortcuts import redirect, render
 
-from audit.console import console_view
+from access.console import console_view
 from memories.forms import ProfileForm
 from memories.hydration import startup_digest
 from memories.services import profile_get, profile_update

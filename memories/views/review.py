@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from audit.console import console_view, is_htmx
+from access.console import console_view, is_htmx
 from entities.models import EntityReview
 from memories.forms import BulkReviewForm, MemoryEditForm
 from memories.models import Memory

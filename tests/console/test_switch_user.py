@@ -1,5 +1,5 @@
 """Staff user-id switcher: acts for another user id, audited as console_switch_user."""
-from audit.access import ACTING_USER_SESSION_KEY
+from access.grants import ACTING_USER_SESSION_KEY
 from audit.models import AuditEvent
 from tests import factories
 
@@ -28,7 +28,7 @@ def test_plain_user_cannot_switch_to_someone_else(alice_client, bob_secret):
 
 
 def test_user_with_two_grants_may_switch_between_them(alice_client, alice):
-    from audit.models import UserIdGrant
+    from access.models import UserIdGrant
     UserIdGrant.objects.create(account=alice, user_id="alice-work")
     factories.memory("alice-work", "quarterly planning on Friday", type="event")
     assert 'id="acting-user-id"' in alice_client.get("/").content.decode()

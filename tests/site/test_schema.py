@@ -27,7 +27,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.config import SchemathesisConfig
 from werkzeug.test import Client
 
-from recall_site.api_scope import DEFAULT_USER_ID
+from access.scope import DEFAULT_USER_ID
 from tests import factories
 from tests.conftest import make_account
 

@@ -4,7 +4,7 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
-from audit.access import actor_name, console_user_id
+from access.grants import actor_name, console_user_id
 
 
 def console_view(view):
@@ -15,7 +15,7 @@ def console_view(view):
     def wrapped(request, *args, **kwargs):
         request.acting_user_id = console_user_id(request)
         if request.acting_user_id is None:
-            return render(request, "audit/no_user_id.html", status=403)
+            return render(request, "access/no_user_id.html", status=403)
         request.actor = actor_name(request.user)
         return view(request, *args, **kwargs)
 

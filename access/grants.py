@@ -2,7 +2,7 @@
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 
-from audit.models import UserIdGrant
+from access.models import UserIdGrant
 
 
 _GRANTED_SQL = f"SELECT EXISTS (SELECT 1 FROM {UserIdGrant._meta.db_table} WHERE account_id = %s AND user_id = %s)"

@@ -1,8 +1,9 @@
-"""Shared API plumbing: resolve and authorise the user_id a request acts for."""
+"""The user_id an API request acts for: resolved (default `default`) and authorised against the grants."""
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
 
-from audit.access import can_act_for
+from access.grants import can_act_for
+from recall_site.api_input import validated
 
 DEFAULT_USER_ID = "default"
 
@@ -28,12 +29,3 @@ def query_user_id(request) -> str:
 class ScopeSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
     session_id = serializers.CharField(max_length=128, required=False, allow_blank=True)
-
-
-def validated(serializer_class, data, **kwargs) -> dict:
-    """Validate request data with an input serializer; DRF turns errors into a JSON 400."""
-    if not isinstance(data, dict):
-        raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
-    serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
