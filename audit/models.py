@@ -1,5 +1,4 @@
 """What was done (the audit log), and weekly metric snapshots."""
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 

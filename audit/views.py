@@ -1,4 +1,4 @@
-"""Console pages for forgetting, the audit log, metrics and switching the acting user id."""
+"""Console pages for the audit log, metrics and switching the acting user id."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -9,9 +9,7 @@ from django.views.decorators.http import require_POST
 
 from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
 from access.console import console_view
-from audit.forget import DeleteRequestError, UnknownTargetError, deletion_preview, hard_delete
-from audit.forms import AuditFilterForm, ForgetForm, SwitchUserForm
-from audit.labels import plural
+from audit.forms import AuditFilterForm, SwitchUserForm
 from audit.metric_display import metric_panels
 from audit.metrics import current_metrics, metric_series
 from audit.models import AuditEvent
@@ -45,30 +43,6 @@ def _back(request):
     if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         return redirect(next_url)
     return redirect("dashboard")
-
-
-@console_view
-def forget(request):
-    user_id = request.acting_user_id
-    if request.method != "POST":
-        form = ForgetForm(user_id=user_id, initial=request.GET.dict())
-        return render(request, "audit/forget.html", {"form": form})
-    form = ForgetForm(request.POST, user_id=user_id)
-    if not form.is_valid():
-        return render(request, "audit/forget.html", {"form": form}, status=400)
-    try:
-        if request.POST.get("step") != "confirm":
-            preview = deletion_preview(user_id=user_id, criteria=form.criteria())
-            return render(request, "audit/forget_preview.html", {
-                "form": form, "preview": preview, "counts": preview["counts"],
-                "total": sum(preview["counts"].values()), "target": form.target_label()})
-        result = hard_delete(user_id=user_id, criteria=form.criteria(), actor=request.actor,
-                             audit_reason=form.cleaned_data["reason"])
-    except (DeleteRequestError, UnknownTargetError) as error:
-        form.add_error(None, str(error))
-        return render(request, "audit/forget.html", {"form": form}, status=400)
-    messages.success(request, f"Forgotten for good: {plural(result['counts']['memories'], 'memory', 'memories')}.")
-    return redirect("audit-event", pk=result["audit_event_id"])
 
 
 def _visible_events(request):

@@ -72,7 +72,7 @@ def rehearse(user_id: str, criteria) -> float:
     """One hard delete with every foreign-key check done before the clock stops, then rolled back."""
     from django.db import connection, transaction
 
-    from audit.forget import hard_delete
+    from forgetting.services import hard_delete
 
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -85,7 +85,7 @@ def rehearse(user_id: str, criteria) -> float:
 
 
 def measure(label: str, criteria, repeat: int) -> None:
-    from audit.forget import deletion_counts, hard_delete
+    from forgetting.services import deletion_counts, hard_delete
 
     rehearsals = sorted(rehearse(USER_ID, criteria) for _ in range(repeat))
     began = time.perf_counter()
@@ -116,7 +116,7 @@ def main():
     django.setup()
     from django.db import connection
 
-    from audit.forget import DeleteCriteria
+    from forgetting.criteria import DeleteCriteria
     from audit.models import AuditEvent
     from entities.models import Entity
     from memories.models import Memory

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "audit",
     "entities",
     "memories",
+    "forgetting",
 ]
 
 MIDDLEWARE = [

@@ -10,8 +10,10 @@ urlpatterns = [
     path("api/v1/", include("memories.api.urls")),
     path("api/v1/", include("entities.api.urls")),
     path("api/v1/", include("audit.api.urls")),
+    path("api/v1/", include("forgetting.api.urls")),
     path("entities/", include("entities.urls")),
     path("", include("audit.urls")),
+    path("", include("forgetting.urls")),
     path("", include("memories.urls")),
 ]
 

@@ -1,4 +1,4 @@
-"""Memories API: remember_memory, list/get/update, forget_memory, profile, health and readiness."""
+"""Memories API: remember_memory, list/get/update, forget_memory, restore, profile, health and readiness."""
 from django.db import connection
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from access.grants import actor_name
 from memories import selectors, services
 from memories.api import serializers as s
+from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.readiness import readiness
 from memories.remember import remember_memory
 from recall_site.api_pagination import lists_pages, paginated_response
@@ -100,3 +101,14 @@ def health_view(request):
 def ready_view(request):
     report = readiness()
     return Response(report, status=status.HTTP_200_OK if report["ready"] else status.HTTP_503_SERVICE_UNAVAILABLE)
+
+
+@extend_schema(request=None, responses=with_errors({200: s.MemoryOutputSerializer}, 400, 404))
+@api_view(["POST"])
+def memory_restore_view(request, memory_id: int):
+    memory = _memory_for_request(request, memory_id)
+    try:
+        memory = memory_restore(memory=memory, actor=actor_name(request.user))
+    except MemoryNotExpiredError as error:
+        raise serializers.ValidationError({"memory_id": [str(error)]}) from error
+    return Response(s.MemoryOutputSerializer(memory).data)

@@ -3,7 +3,8 @@ import pytest
 from django.db import DataError
 from django_q.models import OrmQ
 
-from audit.forget import DeleteCriteria, DeleteRequestError, UnknownTargetError, deletion_counts, hard_delete
+from forgetting.criteria import DeleteCriteria, DeleteRequestError, UnknownTargetError
+from forgetting.services import deletion_counts, hard_delete
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
 from entities.selectors import graph_walk

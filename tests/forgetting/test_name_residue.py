@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from audit.forget import DeleteCriteria, deletion_preview, hard_delete
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import deletion_preview, hard_delete
 from audit.models import AuditEvent
 from entities.models import Entity, EntityMention, Relation
 from entities.services import resolve_mention

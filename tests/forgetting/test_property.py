@@ -3,7 +3,8 @@ and leaves no relation or memory link pointing at a removed or tombstoned entity
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from audit.forget import DeleteCriteria, hard_delete
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import hard_delete
 from entities.models import Alias, Entity, EntityMention, Relation
 from entities.services import entity_create, mentions_record, relation_upsert
 from memories.models import Memory, MemoryEntity

@@ -3,7 +3,8 @@ without it the pages still hold them."""
 import pytest
 from django.db import connection
 
-from audit.forget import DeleteCriteria, hard_delete
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import hard_delete
 from memories.models import Memory
 from tests import factories
 

@@ -5,7 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from audit.forget import DeleteCriteria, hard_delete
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import hard_delete
 from entities.models import Entity
 from entities.services import entity_create
 from memories.models import Memory

@@ -1,142 +1,31 @@
-"""Hard delete without residue: an entity ("forget everything about Sarah"), sessions, memory ids, a filter.
+"""Which rows a deletion removes: criteria → a `PurgePlan` (recall_site/purging.py). Reads only.
 
-What one request removes (`hard_delete`; `deletion_counts` reports the same counts and changes nothing):
-
-* Memories: those linked to a forgotten entity (MemoryEntity or subject), every memory of a session
-  where she was mentioned (her EntityMention sessions and the sessions of her memories), every memory
-  of a requested `source_session`, the requested `memory_ids`, and — with `types`/`before` — the
-  matching memories (on their own, or narrowing sessions/ids). Their entity links and history go
-  with them (text vectors and embeddings are columns of the deleted rows); supersession links
-  pointing at them are cleared; their ids are cut out of TurnInjection rows; queued django-q2 tasks
-  that name them are dropped.
-* Per forgotten entity: her aliases, mentions, entity reviews, every relation of which she is the
-  subject, relations between two forgotten entities, other entities' aliases that name her ("Sarah's
-  partner", unless the word is part of that entity's own name), the user's unresolved references
-  that name her, and — in the sessions where she was mentioned — all unresolved references and turn
-  injections. Profile preference/favourite entries and earlier audit reasons that name her are
-  dropped/redacted. Other entities that shared deleted memories get their centroid cleared (the
-  drift task recomputes it).
-* Her node: removed — unless another entity's relation still points at her (e.g. "Alex partner_of
-  Sarah", a fact about Alex). Then that edge is kept and her row becomes a tombstone: names blanked,
-  centroids and creation snapshot cleared, only id, kind, created_at and deleted_at left; graph
-  walks skip it.
-* Per requested source session: its memories, mentions, unresolved references, turn injections and
-  the relations learned in it.
-
-Everything runs in one transaction with set-based SQL; on any error nothing is deleted. The audit
-event (action `hard_delete`) holds actor, user id, entity/session/memory ids, counts and a reason
-category (`ForgetReason`) — never content and never the words of the request.
+For a person: every memory linked to her or about her and every memory whose text names her (her names,
+aliases, "Emma L.", her first name or surname alone unless someone else the user knows carries it);
+every memory of a session where she was mentioned; every mention and relation learned in those
+sessions; entities known only from what is forgotten (her employer, "Larsson" made from her surname);
+her aliases, reviews, outgoing relations, other people's aliases and unresolved references naming her.
+Her node is removed, or tombstoned while a relation learned elsewhere still points at her. For
+sessions, memory ids and filters: the matching memories and what was learned in those sessions.
 """
-from dataclasses import asdict, dataclass, field
-from datetime import datetime
-
-from django.db import transaction
 from django.db.models import Q, TextField, Value
 from django.db.models.functions import Cast, Concat
-from django_q.tasks import async_task
 
-from audit.labels import ForgetReason
-from audit.services import audit_record
 from entities.models import (
     Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference,
 )
 from entities.name_forms import entity_terms, name_terms, text_terms
 from entities.names import normalize_name
+from forgetting.criteria import DeleteCriteria, DeleteRequestError, UnknownTargetError
 from memories.models import Memory, MemoryEntity
-from recall_site.config import recall_setting
-from recall_site.locks import retry_on_conflict, user_write_lock
-from recall_site.purging import PurgePlan, id_array, purge, purge_counts
+from recall_site.purging import PurgePlan, id_array
 from recall_site.redaction import mentions_any, redact, sql_word_pattern
 
 # An entity with an alias from these was put there by a person, not only by what was said.
 CURATED_ALIAS_ORIGINS = (AliasOrigin.CONTACTS, AliasOrigin.MANUAL)
-# A dry run lists at most this many memories (the counts cover all of them).
-PREVIEW_LIMIT = 200
 
 
-def reason_category(reason: str) -> str:
-    """A category code given as the reason is kept; any other text becomes `user_request`."""
-    code = (reason or "").strip().lower()
-    return code if code in ForgetReason.values else ForgetReason.USER_REQUEST
-
-
-class DeleteRequestError(ValueError):
-    """The criteria do not describe a deletion we can do (→ 400)."""
-
-
-class UnknownTargetError(LookupError):
-    """An entity or memory id is not one of this user's (→ 404; no existence leak)."""
-
-
-@dataclass
-class DeleteCriteria:
-    entity_refs: list[str] = field(default_factory=list)
-    source_session: list[str] = field(default_factory=list)
-    memory_ids: list[int] = field(default_factory=list)
-    types: list[str] = field(default_factory=list)
-    before: datetime | None = None
-
-    def validate(self) -> None:
-        if not (self.entity_refs or self.source_session or self.memory_ids or self.types or self.before):
-            raise DeleteRequestError("Give at least one of entity_refs, source_session, memory_ids, types, before.")
-        if self.entity_refs and (self.types or self.before):
-            raise DeleteRequestError("types/before cannot narrow an entity forget: everything about her goes.")
-
-    def scope_ids(self) -> dict:
-        scope = {k: v for k, v in asdict(self).items() if v and k != "before"}
-        if self.before:
-            scope["before"] = self.before.isoformat()
-        return scope
-
-
-def deletion_counts(*, user_id: str, criteria: DeleteCriteria) -> dict:
-    """Dry run: how many rows per table a hard delete would remove. Changes nothing."""
-    return purge_counts(_plan(user_id, criteria))
-
-
-def deletion_preview(*, user_id: str, criteria: DeleteCriteria, limit: int = PREVIEW_LIMIT) -> dict:
-    """Dry run with the items: the counts, and the first `limit` memories and every entity that would go,
-    so a person sees what is swept in with her (a same-session memory, "Emma L", her employer)."""
-    plan = _plan(user_id, criteria)
-    memories = Memory.objects.filter(pk__in=id_array(plan.memory_ids)).order_by("-created_at")[:limit]
-    entities = Entity.objects.filter(pk__in=plan.entity_ids).order_by("canonical_name")
-    requested = set(criteria.entity_refs)
-    return {
-        "counts": purge_counts(plan),
-        "memories": [{"id": m.pk, "type": m.type, "content": m.content, "session_id": m.session_id,
-                      "created_at": m.created_at.isoformat()} for m in memories],
-        "entities": [{"id": e.public_id, "name": e.canonical_name, "kind": e.kind,
-                      "outcome": "tombstoned" if e.pk in plan.tombstone_ids else "removed",
-                      "why": "requested" if e.public_id in requested else "known only from what is forgotten"}
-                     for e in entities],
-        "sessions": plan.sessions,
-    }
-
-
-def hard_delete(*, user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str = "") -> dict:
-    """Delete everything the criteria select, in one transaction, and audit it (ids and counts only).
-    A transaction PostgreSQL aborts for a deadlock is planned and run again."""
-    return retry_on_conflict(lambda: _hard_delete(user_id, criteria, actor, audit_reason))
-
-
-def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reason: str) -> dict:
-    with transaction.atomic():
-        user_write_lock(user_id)  # no ingest of this user writes between the plan and the delete
-        plan = _plan(user_id, criteria)
-        counts = purge(plan)
-        event = audit_record(
-            actor=actor, action="hard_delete", user_id=user_id,
-            target_ids=criteria.scope_ids() | {"session_ids": plan.sessions},
-            counts=counts, reason=reason_category(audit_reason),
-        )
-        if recall_setting("audit.vacuum_after_forget"):
-            transaction.on_commit(lambda: async_task("audit.tasks.vacuum_after_forget"))
-    return {"counts": counts, "audit_event_id": event.pk}
-
-
-# Planning: which rows go. Reads only.
-
-def _plan(user_id: str, criteria: DeleteCriteria) -> PurgePlan:
+def deletion_plan(user_id: str, criteria: DeleteCriteria) -> PurgePlan:
     criteria.validate()
     entities = _entities(user_id, criteria.entity_refs)
     entity_ids = [entity.pk for entity in entities]

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from forgetting import views
+
+urlpatterns = [
+    path("forget/", views.forget, name="forget"),
+]
