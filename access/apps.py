@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class AccessConfig(AppConfig):
     name = "access"
     verbose_name = "Access"
+
+    def ready(self):
+        from access.purgers import AccessPurger
+        from recall_site.purging import register
+
+        register(AccessPurger())

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from audit.models import AuditEvent, MetricSnapshot
+from audit.models import AuditEvent
 
 
 @admin.register(AuditEvent)
@@ -15,9 +15,3 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-@admin.register(MetricSnapshot)
-class MetricSnapshotAdmin(admin.ModelAdmin):
-    list_display = ["user_id", "week_start", "created_at"]
-    search_fields = ["user_id"]

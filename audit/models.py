@@ -1,4 +1,4 @@
-"""What was done (the audit log), and weekly metric snapshots."""
+"""What was done: the audit log (ids and counts, never content)."""
 from django.db import models
 from django.utils import timezone
 
@@ -23,16 +23,3 @@ class AuditEvent(models.Model):
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action}"
-
-
-class MetricSnapshot(models.Model):
-    """Memory-quality metrics of one user for one ISO week."""
-
-    user_id = models.CharField(max_length=128)
-    week_start = models.DateField()
-    values = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user_id", "week_start"], name="unique_weekly_snapshot")]
-        ordering = ["user_id", "week_start"]

@@ -1,16 +1,13 @@
 """The audit app's part of every deletion (recall_site/purging.py): earlier free-text reasons that name a
 forgotten person are redacted. Events themselves stay (ids and counts only, purged after
-`audit.retention_days`); grants and metric snapshots hold no content."""
-from access.models import UserIdGrant
-from audit.models import AuditEvent, MetricSnapshot
+`audit.retention_days`)."""
+from audit.models import AuditEvent
 from recall_site.purging import PurgePlan, Purger
 from recall_site.redaction import redact, sql_word_pattern
 
 
 class AuditPurger(Purger):
     models = (AuditEvent,)
-    kept = {UserIdGrant: "which accounts may act for a user id: access control, no content",
-            MetricSnapshot: "weekly counts and rates per user id, no content"}
     order = 90
 
     def count(self, plan: PurgePlan) -> dict[str, int]:

@@ -4,7 +4,6 @@ from audit import views
 
 urlpatterns = [
     path("switch-user/", views.switch_user, name="switch-user"),
-    path("metrics/", views.metrics, name="metrics"),
     path("audit/", views.audit_log, name="audit-log"),
     path("audit/<int:pk>/", views.audit_event, name="audit-event"),
 ]

@@ -1,4 +1,4 @@
-"""Console pages for the audit log, metrics and switching the acting user id."""
+"""Console pages for the audit log and switching the acting user id."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -10,8 +10,6 @@ from django.views.decorators.http import require_POST
 from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
 from access.console import console_view
 from audit.forms import AuditFilterForm, SwitchUserForm
-from audit.metric_display import metric_panels
-from audit.metrics import current_metrics, metric_series
 from audit.models import AuditEvent
 from audit.services import audit_record
 
@@ -86,10 +84,3 @@ def _filtered(events, data, *, staff: bool):
 def audit_event(request, pk):
     event = get_object_or_404(_visible_events(request), pk=pk)
     return render(request, "audit/audit_event.html", {"event": event})
-
-
-@console_view
-def metrics(request):
-    user_id = request.acting_user_id
-    panels = metric_panels(current_metrics(user_id), metric_series(user_id))
-    return render(request, "audit/metrics.html", {"panels": panels})

@@ -10,13 +10,20 @@ class MemoriesConfig(AppConfig):
         from entities.signals import entity_merging
         from memories.entity_links import move_memory_links
         from memories.purgers import MemoryPurger
+        from django_q.models import Schedule
+
         from memories.readiness import warm_up
+        from memories.tasks import detect_entity_drift, embed_pending_memories, expire_and_purge_memories
         from recall_site.purging import register
+        from recall_site.schedules import every
         from recall_site.startup import on_serve
         from recall_site.timestamps import use_c_timestamp_loader
 
         register(MemoryPurger())
         on_serve(warm_up)  # the model, the startup canary and the query-domain centroids, before the first search
+        every("embed pending memories", embed_pending_memories, Schedule.MINUTES, 1)
+        every("expire and purge memories", expire_and_purge_memories, Schedule.DAILY)
+        every("detect entity drift", detect_entity_drift, Schedule.DAILY)
         entity_merging.connect(move_memory_links, dispatch_uid="recall-memory-links-follow-merge")
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")

@@ -9,11 +9,13 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
 from recall_site.redaction import mentions_any
+from recall_site.schedules import task_name
 
 # Queued tasks whose first argument is a list of memory ids.
-MEMORY_ID_TASKS = {"memories.tasks.embed_memories"}
+MEMORY_ID_TASKS = {task_name(embed_memories)}
 
 
 class MemoryPurger(Purger):

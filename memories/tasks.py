@@ -12,6 +12,7 @@ from memories.embedding import embed_texts
 from memories.expiry import expire_memories, purge_expired
 from memories.models import EmbeddingStatus, Memory
 from recall_site.config import recall_setting
+from recall_site.schedules import task_name
 
 logger = logging.getLogger(__name__)
 _coalesced = threading.local()  # .ids: memory ids collected by an open `embedding_jobs_coalesced()` block
@@ -38,7 +39,7 @@ def _enqueue_background(memory_ids: list[int]) -> None:
     if collected is not None:
         collected.extend(memory_ids)
     else:
-        async_task("memories.tasks.embed_memories", memory_ids)
+        async_task(task_name(embed_memories), memory_ids)
 
 
 @contextmanager
@@ -56,7 +57,7 @@ def embedding_jobs_coalesced():
     finally:
         memory_ids, _coalesced.ids = _coalesced.ids, None
         if memory_ids:
-            async_task("memories.tasks.embed_memories", memory_ids)
+            async_task(task_name(embed_memories), memory_ids)
 
 
 def embed_memories(memory_ids: list[int]) -> int:

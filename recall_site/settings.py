@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "entities",
     "memories",
     "forgetting",
+    "metrics",
 ]
 
 MIDDLEWARE = [

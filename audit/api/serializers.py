@@ -1,4 +1,4 @@
-"""Input and output serializers for the audit-log and metrics endpoints."""
+"""Input and output serializers for the audit-log endpoint."""
 from rest_framework import serializers
 
 from audit.models import AuditEvent
@@ -10,10 +10,6 @@ class AuditFilterSerializer(serializers.Serializer):
     action = serializers.CharField(max_length=48, required=False)
     since = serializers.DateTimeField(required=False)
     until = serializers.DateTimeField(required=False)
-
-
-class UserIdQuerySerializer(serializers.Serializer):
-    user_id = serializers.CharField(max_length=128, default=DEFAULT_USER_ID)
 
 
 class AuditEventOutputSerializer(serializers.ModelSerializer):

@@ -4,5 +4,4 @@ from audit.api import views
 
 urlpatterns = [
     path("audit", views.audit_log_view, name="api-audit-log"),
-    path("metrics", views.metrics_view, name="api-metrics"),
 ]

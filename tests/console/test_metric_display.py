@@ -1,5 +1,5 @@
 """Server-drawn charts: scaled to a readable axis, broken where a week has no value."""
-from audit.metric_display import dashboard_alerts, format_value, line_chart
+from metrics.display import dashboard_alerts, format_value, line_chart
 
 
 def test_chart_breaks_the_line_where_a_week_has_no_value():

@@ -4,9 +4,10 @@ from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 import pytest
 from django.utils import timezone
 
-from audit.metrics import current_metrics, metric_series, snapshot_week, week_start_of
-from audit.models import AuditEvent, MetricSnapshot
-from audit.tasks import snapshot_weekly_metrics
+from metrics.measures import current_metrics, metric_series, snapshot_week, week_start_of
+from audit.models import AuditEvent
+from metrics.models import MetricSnapshot
+from metrics.tasks import snapshot_weekly_metrics
 from entities.models import Entity
 from entities.services import mentions_record, unresolved_record
 from memories.models import MemoryHistory

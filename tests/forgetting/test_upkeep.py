@@ -5,11 +5,13 @@ import pytest
 from django.db import connection
 from django_q.models import Schedule
 
-from audit.models import AuditEvent, MetricSnapshot
-from audit.tasks import purge_audit_events, snapshot_weekly_metrics
+from audit.models import AuditEvent
+from metrics.models import MetricSnapshot
+from audit.tasks import purge_audit_events
+from metrics.tasks import snapshot_weekly_metrics
 from entities.models import EntityReview
 from memories.models import Memory, MemoryHistory
-from memories.schedules import ensure_schedules
+from recall_site.schedules import ensure_schedules
 from memories.tasks import detect_entity_drift, expire_and_purge_memories
 from tests import factories
 from tests.forgetting.conftest import days_ago
@@ -20,10 +22,10 @@ def test_schedules_are_created_idempotently(db):
     ensure_schedules()
     assert sorted(Schedule.objects.values_list("func", "schedule_type")) == [
         ("audit.tasks.purge_audit_events", "D"),
-        ("audit.tasks.snapshot_weekly_metrics", "W"),
         ("memories.tasks.detect_entity_drift", "D"),
         ("memories.tasks.embed_pending_memories", "I"),
         ("memories.tasks.expire_and_purge_memories", "D"),
+        ("metrics.tasks.snapshot_weekly_metrics", "W"),
     ]
 
 

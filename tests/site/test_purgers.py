@@ -11,7 +11,7 @@ from recall_site.purging import registered
 from tests import factories
 from tests.forgetting.conftest import queue_embedding_task
 
-OUR_APPS = ("audit", "entities", "memories")
+OUR_APPS = ("access", "audit", "entities", "memories", "forgetting", "metrics")
 
 
 def holds_user_rows(model) -> bool:

@@ -1,7 +1,7 @@
 """Create or update Recall's recurring django-q2 schedules (idempotent; `serve` runs it too)."""
 from django.core.management.base import BaseCommand
 
-from memories.schedules import ensure_schedules
+from recall_site.schedules import ensure_schedules
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from memories.schedules import ensure_schedules
+from recall_site.schedules import ensure_schedules
 
 DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
 

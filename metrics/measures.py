@@ -19,7 +19,8 @@ from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 from django.db.models import Count
 from django.utils import timezone
 
-from audit.models import AuditEvent, MetricSnapshot
+from audit.models import AuditEvent
+from metrics.models import MetricSnapshot
 from entities.models import Entity, EntityKind, EntityMention, UnresolvedReference
 from memories.models import Memory, MemoryEntity, MemoryHistory, MemoryType, Status
 from recall_site.config import recall_setting

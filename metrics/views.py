@@ -1,10 +1,11 @@
-"""Dashboard: what is stored, what waits for review, what happened lately, what needs attention."""
+"""The console's home (the dashboard: what is stored, what waits, what happened, what needs attention) and
+the metrics page. They read every app, so they live on top of them."""
 from django.shortcuts import render
 
 from access.console import console_view
-from audit.metric_display import dashboard_alerts
-from audit.metrics import current_metrics
 from memories import review_queue
+from metrics.display import dashboard_alerts, metric_panels
+from metrics.measures import current_metrics, metric_series
 
 
 @console_view
@@ -19,3 +20,10 @@ def dashboard(request):
         "recent_memories": review_queue.recent_memories(user_id),
         "recent_events": review_queue.recent_audit_events(user_id),
     })
+
+
+@console_view
+def metrics(request):
+    user_id = request.acting_user_id
+    panels = metric_panels(current_metrics(user_id), metric_series(user_id))
+    return render(request, "metrics/metrics.html", {"panels": panels})

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class MetricsConfig(AppConfig):
+    name = "metrics"
+    verbose_name = "Metrics"
+
+    def ready(self):
+        from django_q.models import Schedule
+
+        from metrics.purgers import MetricsPurger
+        from metrics.tasks import snapshot_weekly_metrics
+        from recall_site.purging import register
+        from recall_site.schedules import every
+
+        register(MetricsPurger())
+        every("weekly metric snapshots", snapshot_weekly_metrics, Schedule.WEEKLY)
