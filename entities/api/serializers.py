@@ -3,7 +3,6 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from entities.models import Alias, Entity, EntityKind, Relation, RelationStatus
-from memories.models import Memory
 from recall_site.api_fields import ConfiguredIntegerField
 from access.scope import DEFAULT_USER_ID
 
@@ -94,10 +93,15 @@ class RelationOutputSerializer(serializers.ModelSerializer):
                   "created_at"]
 
 
-class MemorySummarySerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Memory
-        fields = ["id", "type", "content", "domain", "status", "confidence", "created_at"]
+class MemorySummarySerializer(serializers.Serializer):
+    """A memory linked to the entity (read through `Entity.memories`; entities imports nothing of memories)."""
+    id = serializers.IntegerField()
+    type = serializers.CharField()
+    content = serializers.CharField()
+    domain = serializers.CharField()
+    status = serializers.CharField()
+    confidence = serializers.FloatField()
+    created_at = serializers.DateTimeField()
 
 
 class EntityDetailOutputSerializer(EntityOutputSerializer):
