@@ -5,15 +5,19 @@ SQL: the write pipeline adds them for nearly every message, and the ORM's save a
 bulk_create paths cost more than the INSERTs themselves.
 """
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from audit.services import audit_record
-from memories.decay import half_life_for
-from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, UserProfile
+from memories.decay import half_life_for, memory_freshness
+from memories.expiry import memories_mark_expired
+from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, Status, UserProfile
 from memories.tasks import enqueue_embedding
+from recall_site.config import recall_setting
 from recall_site.locks import user_write_lock
 from recall_site.purging import PurgePlan, purge
 
+MAX_CONFIDENCE = 0.99
 EDITABLE_FIELDS = (
     "content", "type", "domain", "sensitive", "confidence", "importance", "pinned", "needs_review",
     "scope", "valid_from", "valid_to", "attribute",
@@ -113,3 +117,55 @@ def profile_update(*, user_id: str, actor: str, **changes) -> UserProfile:
     return profile
 
 
+# Write steps of the pipeline's persist stage (called inside its transaction, under the user's lock).
+
+def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", at=None) -> Memory | None:
+    """The user said it again: occurrences + 1, confidence up (`memory.reinforce_confidence_step`, capped
+    at 0.99), last_reinforced_at, history "reinforced". None when the memory is gone (forgotten since
+    reconcile found it)."""
+    step = recall_setting("memory.reinforce_confidence_step")
+    ids = [message_id] if message_id and message_id not in memory.source_message_ids else []
+    memory.confidence = min(round(memory.confidence + step, 4), MAX_CONFIDENCE)
+    memory.last_reinforced_at = at or memory.last_reinforced_at
+    memory.source_message_ids = memory.source_message_ids + ids
+    updated = Memory.objects.filter(pk=memory.pk).update(
+        occurrences=F("occurrences") + 1, confidence=memory.confidence,
+        last_reinforced_at=memory.last_reinforced_at, source_message_ids=memory.source_message_ids,
+    )
+    if not updated:
+        return None
+    memory.occurrences += 1
+    history_record(memory, "reinforced", session_id=session_id)
+    return memory
+
+
+def memory_supersede(*, old: Memory, new: Memory, at) -> None:
+    """A new value for the same attribute retires the old one (status superseded, superseded_by, valid_to)."""
+    Memory.objects.filter(pk=old.pk).update(status=Status.SUPERSEDED, superseded_by=new, valid_to=at)
+    history_record(old, "superseded", session_id=new.session_id, related_memory_id=new.pk)
+
+
+def pattern_update(*, memory: Memory, details: dict, confidence: float, promoted: bool, session_id: str,
+                   message_id: str) -> Memory:
+    """Another session showed the behaviour: raise confidence; leave review only once promoted."""
+    memory.details = {**memory.details, **details}
+    memory.occurrences = details["occurrences"]
+    memory.confidence = max(memory.confidence, confidence)
+    if promoted and memory.needs_review:
+        memory.needs_review, memory.review_reason = False, ""
+    if message_id and message_id not in memory.source_message_ids:
+        memory.source_message_ids = memory.source_message_ids + [message_id]
+    memory.save(update_fields=["details", "occurrences", "confidence", "needs_review", "review_reason",
+                               "source_message_ids", "updated_at"])
+    history_record(memory, "promoted" if not memory.needs_review else "reinforced", session_id=session_id)
+    return memory
+
+
+def memory_expire_on_arrival(memory: Memory) -> bool:
+    """Expire a new memory whose own date already puts it below the retrieval floor (a message from a transcript
+    years old): it is kept for the recovery window like any expired memory, and the trace counts it, so an
+    import of old conversations does not look like a success that search then cannot find."""
+    now = timezone.now()
+    if memory_freshness(memory, now) >= recall_setting("decay.retrieval_floor"):
+        return False
+    return bool(memories_mark_expired([memory.pk], now))

@@ -30,7 +30,19 @@ def load_config(environ=None) -> dict:
     if environ.get("PYPIBOT_SEMANTIC_CANARY_BYPASS") == "1":
         config["memory_semantic"]["startup_canary_bypass"] = True
     _check_positive(config)
+    _check_choices(config)
     return config
+
+
+# Keys that name one of a few things (their registries live in the apps: memories/pipeline/extract.py).
+CHOICES = {("memory", "extractor"): ("rules", "llm")}
+
+
+def _check_choices(config: dict) -> None:
+    for (section, key), allowed in CHOICES.items():
+        if config[section][key] not in allowed:
+            raise ImproperlyConfigured(
+                f"config key '{section}.{key}' must be one of {', '.join(allowed)}, got {config[section][key]!r}")
 
 
 def _check_positive(config: dict) -> None:

@@ -1,11 +1,15 @@
 """The 7-stage write pipeline: pre_filter → extract → tag_domain → resolve_refs → reconcile → infer → persist.
 
-`run_pipeline` runs the first three stages over the whole batch (no database
-writes; tag_domain embeds in one call; an LLM extractor is called here, outside
-any transaction), then each surviving message through the last four inside its
-own transaction, so a failure leaves nothing of that message written. Embedding
-jobs of the memories written are enqueued as one job at the end. It returns a
-`PipelineTrace` with one entry per input message.
+`STAGES` is the one ordered list; the auto-memory policy runs as a step just
+before persist. `run_pipeline` runs the stages that work over the whole batch
+(no database writes; tag_domain embeds in one call; an LLM extractor is called
+here, outside any transaction), then each surviving message through the rest
+inside its own transaction under the user's write lock, so a failure leaves
+nothing of that message written. A stage that does not apply to a run is
+skipped: remember_memory (`remember.py`) hands in its candidate and runs the same
+list, without pre_filter, extract and infer. Embedding jobs of the memories
+written are enqueued as one job at the end. It returns a `PipelineTrace` with
+one entry per input message.
 """
 import copy
 import hashlib
@@ -23,7 +27,7 @@ from memories.pipeline.extract import Extract
 from memories.pipeline.infer import Infer
 from memories.pipeline.names_in_text import speaker_and_text
 from memories.pipeline.persist import Persist
-from memories.pipeline.policy import auto_memory_disabled
+from memories.pipeline.policy import AutoMemoryPolicy, auto_memory_disabled
 from memories.pipeline.pre_filter import PreFilter
 from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
@@ -33,8 +37,7 @@ from recall_site.locks import retry_on_conflict, user_write_lock
 
 logger = logging.getLogger(__name__)
 
-BATCH_STAGES = (PreFilter(), Extract(), TagDomain())
-WRITE_STAGES = (ResolveRefs(), Reconcile(), Infer(), Persist())
+STAGES = (PreFilter(), Extract(), TagDomain(), ResolveRefs(), Reconcile(), Infer(), AutoMemoryPolicy(), Persist())
 
 
 def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], source: str, actor: str) -> PipelineTrace:
@@ -43,16 +46,24 @@ def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], sour
     if auto_memory_disabled(context):
         for item in items:
             item.rejection = Rejected("ingest", "auto_memory_disabled")
-    for stage in BATCH_STAGES:
-        stage.run_batch(items, context)
-    with embedding_jobs_coalesced():  # one embedding job for the memories of all messages
-        for item in items:
-            if item.rejection is None:
-                _write_message(item, context)
+    run_stages(items, context)
     return PipelineTrace(user_id, session_id, source, [_trace_entry(item) for item in items])
 
 
-def _write_message(item: WorkItem, context: IngestContext) -> None:
+def run_stages(items: list[WorkItem], context: IngestContext) -> None:
+    """`STAGES` over these items: those that apply, the batch ones first, then each message's transaction."""
+    stages = [stage for stage in STAGES if stage.applies(context)]
+    for stage in stages:
+        if not stage.in_transaction:
+            stage.run_batch(items, context)
+    write_stages = [stage for stage in stages if stage.in_transaction]
+    with embedding_jobs_coalesced():  # one embedding job for the memories of all messages
+        for item in items:
+            if item.rejection is None:
+                _write_message(item, context, write_stages)
+
+
+def _write_message(item: WorkItem, context: IngestContext, write_stages: list) -> None:
     pristine, attempts, stage_name = copy.deepcopy(item.candidates), 0, ""
 
     def write_once() -> None:
@@ -63,7 +74,7 @@ def _write_message(item: WorkItem, context: IngestContext) -> None:
         try:
             with transaction.atomic():
                 user_write_lock(context.user_id)  # resolve → reconcile → persist of one user take turns
-                for stage in WRITE_STAGES:
+                for stage in write_stages:
                     stage_name = stage.name
                     stage.run(item, context)
         except Exception:
@@ -75,6 +86,8 @@ def _write_message(item: WorkItem, context: IngestContext) -> None:
     except Rejected as rejected:
         item.rejection, item.results = rejected, []
     except Exception as error:  # noqa: BLE001 - one bad message must not sink the batch; its writes rolled back
+        if context.explicit:
+            raise  # remember_memory answers for its one memory: the caller sees the error
         logger.exception("pipeline failed at %s for message %s", stage_name, item.message.id)
         item.rejection, item.results = Rejected(stage_name, f"error:{type(error).__name__}"), []
 

@@ -2,12 +2,17 @@
 
 Stages share one small interface (`Stage.run(item, context)`), paperless-style: each
 mutates the `WorkItem` of one message and may raise `Rejected` to stop that message
-early. Stages that can batch work across messages (tag_domain embeds all candidates
-in one call) override `run_batch`.
+early. A stage says where it runs (`in_transaction`: per message inside its write
+transaction, or over the whole batch before any write) and whether it applies to a
+run (`applies`: remember_memory's given candidate skips pre_filter and extract).
+Stages that can batch work across messages (tag_domain embeds all candidates in one
+call) override `run_batch`.
 """
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
+
+from recall_site.config import recall_setting
 
 
 class Outcome:
@@ -62,6 +67,18 @@ def first_person(message: Message, role: str = "subject") -> Mention:
     return Mention("me", kind="self", role=role)
 
 
+def default_confidence(memory_type: str) -> float:
+    """How sure a plainly stated memory of this type is (`memory.preference_confidence` /
+    `memory.stated_confidence`); extractors and remember_memory start from it."""
+    key = "memory.preference_confidence" if memory_type == "preference" else "memory.stated_confidence"
+    return float(recall_setting(key))
+
+
+def default_importance(kind: str) -> float:
+    """`memory.importance` of a memory type or kind ("inferred", "relation", …)."""
+    return float(recall_setting("memory.importance").get(kind, 0.5))
+
+
 def as_said(message: Message, text: str) -> str:
     """Words of the message with its speaker's name in front ("Caroline: I went…"), so they stay hers and stay
     findable by her name; the user's own words as they are."""
@@ -101,6 +118,7 @@ class Candidate:
     action: str = "create"
     existing: Any = None
     supersedes: list = field(default_factory=list)
+    rejected: "Rejected | None" = None  # refused by a stage (the auto-memory policy): reported, not written
 
 
 @dataclass
@@ -162,6 +180,8 @@ class IngestContext:
     source: str
     actor: str
     self_entity: Any = None  # the user's own entity, looked up on first use in a run (resolve_refs.user_self)
+    # remember_memory: the candidate is given (what to remember, as said), not extracted from a message.
+    explicit: bool = False
 
 
 @dataclass
@@ -177,6 +197,10 @@ class WorkItem:
 
 class Stage:
     name = ""
+    in_transaction = True  # False: runs over the batch, before any database write
+
+    def applies(self, context: IngestContext) -> bool:
+        return True
 
     def run(self, item: WorkItem, context: IngestContext) -> None:
         raise NotImplementedError

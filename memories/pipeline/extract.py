@@ -1,9 +1,11 @@
 """Stage 2, extract: turn a relevant user message into typed candidate memories.
 
-Two extractors share one interface (`Message → list[Candidate]`): the rule-based
-one in `rules.py` (default, offline, deterministic) and the LLM one in `llm.py`
-(`memory.extractor: llm`). Any LLM failure, or an empty answer for a message the
-pre_filter judged relevant, falls back to the rules, which never return nothing:
+Extractors share one interface (`Message → list[Candidate]`) and are registered
+by name in `EXTRACTORS`: the rule-based one in `rules.py` (default, offline,
+deterministic) and the LLM one in `llm.py` (`memory.extractor: llm`); a later one
+is one more entry. Any failure of the LLM extractor (`LLMExtractionError`), or an
+empty answer for a message the pre_filter judged relevant, falls back to the
+rules, which never return nothing:
 a relevant message matching no pattern is kept as an episodic event with the
 words as said (see `rules.py`). Both take a transcript line's speaker
 (`Message.speaker`) as the "I" of the message, and every candidate of that line
@@ -19,17 +21,21 @@ from recall_site.config import recall_setting
 logger = logging.getLogger(__name__)
 
 
-def candidates_for(message):
-    if recall_setting("memory.extractor") == "llm":
+FALLBACK = "rules"
+EXTRACTORS = {"rules": extract_candidates, "llm": llm_candidates}
+
+
+def candidates_for(message: Message) -> list[Candidate]:
+    name = recall_setting("memory.extractor")
+    if name != FALLBACK:
         try:
-            found = llm_candidates(message)
-            if found:
+            if found := EXTRACTORS[name](message):
                 return found
         except LLMExtractionError as error:
-            logger.warning("LLM extractor failed, using rules: %s", error)
-    found = extract_candidates(message)
+            logger.warning("%s extractor failed, using rules: %s", name, error)
+    found = EXTRACTORS[FALLBACK](message)
     for candidate in found:
-        candidate.details.setdefault("extractor", "rules")
+        candidate.details.setdefault("extractor", FALLBACK)
     return found
 
 
@@ -48,6 +54,10 @@ def speaker_linked(found: list[Candidate], message: Message) -> list[Candidate]:
 
 class Extract(Stage):
     name = "extract"
+    in_transaction = False
+
+    def applies(self, context) -> bool:
+        return not context.explicit  # remember_memory's candidate is given, not extracted
 
     def run(self, item: WorkItem, context) -> None:
         item.candidates = speaker_linked(candidates_for(item.message), item.message)

@@ -11,7 +11,9 @@ import json
 import urllib.request
 from datetime import datetime
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, as_said, first_person
+from memories.pipeline.base import (
+    Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
+)
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.rules import BIOGRAPHICAL
 from recall_site.config import recall_setting
@@ -102,12 +104,12 @@ def _candidate(item: dict, message: Message) -> Candidate:
                 for e in item.get("entities") or []]
     if item.get("inferred"):
         return Candidate(type="preference", content=content, confidence=recall_setting("memory.inference_confidence"),
-                         importance=_importance("inferred"), mentions=[me], needs_review=True,
+                         importance=default_importance("inferred"), mentions=[me], needs_review=True,
                          review_reason="inferred", details={"inferred": True, "extractor": "llm"})
     attribute = str(item.get("attribute") or "")[:64]
     candidate = Candidate(
-        type=kind, content=content[:1].upper() + content[1:], confidence=_confidence(kind),
-        importance=_importance(kind), mentions=mentions, attribute=attribute,
+        type=kind, content=content[:1].upper() + content[1:], confidence=default_confidence(kind),
+        importance=default_importance(kind), mentions=mentions, attribute=attribute,
         details={"extractor": "llm"},
     )
     if kind in ("fact", "preference"):
@@ -148,11 +150,3 @@ def _when(text: str, base: datetime):
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=base.tzinfo)
     except ValueError:
         return resolve_when(text, base).at
-
-
-def _confidence(kind: str) -> float:
-    return recall_setting("memory.preference_confidence" if kind == "preference" else "memory.stated_confidence")
-
-
-def _importance(kind: str) -> float:
-    return float(recall_setting("memory.importance")[kind])

@@ -1,4 +1,4 @@
-"""Ingestion policy for auto-reflection memories (the `memory.auto_*` keys).
+"""The auto-memory policy stage (before persist): the `memory.auto_*` keys for auto-reflection memories.
 
 - `auto_memory_enabled: false` → an auto_reflection ingest stores nothing (the runner rejects every message);
 - `auto_memory_min_confidence` → candidates below it are rejected;
@@ -6,10 +6,10 @@
 - `auto_pin_min_importance` → pinned; with `auto_pin_requires_review` also needs_review (auto_pinned),
   which keeps it out of the startup digest until approved (a doubtful reason, e.g. ambiguous_entity, is kept).
 Memories waiting only for confirmation or auto-pin review are searchable meanwhile (retrieval/eligible.py).
-Other sources (manual_tool, import) and inferred patterns are not gated here.
+Other sources (manual_tool, import), inferred patterns and reinforcements are not gated here.
 """
 from memories.models import SEARCHABLE_REVIEW_REASONS, Source
-from memories.pipeline.base import Candidate, IngestContext, Rejected
+from memories.pipeline.base import Candidate, IngestContext, Rejected, Stage, WorkItem
 from recall_site.config import recall_setting
 
 
@@ -32,3 +32,18 @@ def apply_auto_memory_policy(candidate: Candidate, context: IngestContext) -> No
             doubtful = candidate.needs_review and candidate.review_reason not in SEARCHABLE_REVIEW_REASONS
             candidate.needs_review = True
             candidate.review_reason = candidate.review_reason if doubtful else "auto_pinned"
+
+
+class AutoMemoryPolicy(Stage):
+    name = "policy"
+
+    def applies(self, context: IngestContext) -> bool:
+        return context.source == Source.AUTO_REFLECTION
+
+    def run(self, item: WorkItem, context: IngestContext) -> None:
+        for candidate in item.candidates:
+            if candidate.action == "create":
+                try:
+                    apply_auto_memory_policy(candidate, context)
+                except Rejected as rejected:
+                    candidate.rejected = rejected

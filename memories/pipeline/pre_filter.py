@@ -181,6 +181,10 @@ def relevance_score(text: str) -> tuple[float, str]:
 
 class PreFilter(Stage):
     name = "pre_filter"
+    in_transaction = False
+
+    def applies(self, context) -> bool:
+        return not context.explicit  # remember_memory's candidate is given, not extracted
 
     def run(self, item: WorkItem, context) -> None:
         if item.message.role != "user":

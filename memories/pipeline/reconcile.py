@@ -5,6 +5,8 @@
   fall on the same day) → the candidate becomes a reinforcement of that memory.
 - Same subject + attribute (residence, employer, diet, prefers:meetings, …) with a
   new value → the old active memories are marked for supersession.
+- An inferred pattern (infer) → the preference already inferred from the same
+  behaviour counts this session too (`patterns.pattern_reconciled`), or a new one.
 Reads only; persist applies the decisions in the message's transaction.
 
 The near-duplicate lookup runs for almost every candidate, so its SQL is written
@@ -17,6 +19,7 @@ from rapidfuzz import fuzz
 
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
+from memories.pipeline.patterns import is_inferred_pattern, pattern_reconciled
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -78,9 +81,14 @@ class Reconcile(Stage):
     name = "reconcile"
 
     def run(self, item: WorkItem, context: IngestContext) -> None:
-        for candidate in item.candidates:
-            existing = near_duplicate(context.user_id, candidate)
-            if existing:
-                candidate.action, candidate.existing = "reinforce", existing
-            else:
-                candidate.supersedes = superseded_by_candidate(context.user_id, candidate)
+        reconcile_candidates(item.candidates, context)
+
+
+def reconcile_candidates(candidates: list[Candidate], context: IngestContext) -> None:
+    for candidate in candidates:
+        if is_inferred_pattern(candidate):
+            pattern_reconciled(candidate, context)
+        elif existing := near_duplicate(context.user_id, candidate):
+            candidate.action, candidate.existing = "reinforce", existing
+        else:
+            candidate.supersedes = superseded_by_candidate(context.user_id, candidate)

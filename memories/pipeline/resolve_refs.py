@@ -22,18 +22,24 @@ class ResolveRefs(Stage):
     name = "resolve_refs"
 
     def run(self, item: WorkItem, context: IngestContext) -> None:
-        seen: dict[str, Mention] = {}
-        for candidate in item.candidates:
-            for mention in candidate.mentions:
-                resolve_one(mention, context, seen)
-                if mention.ambiguous:
-                    candidate.needs_review, candidate.review_reason = True, "ambiguous_entity"
+        seen = resolve_candidates(item.candidates, context)
         self._record_mentions(item, context, seen)
 
     def _record_mentions(self, item: WorkItem, context: IngestContext, seen: dict[str, Mention]) -> None:
         people = {m.entity.pk: m.entity for m in seen.values() if m.entity and m.entity.kind == EntityKind.PERSON}
         mentions_record(entities=list(people.values()), session_id=context.session_id, at=item.message.timestamp,
                         source_message_id=item.message.id)
+
+
+def resolve_candidates(candidates, context: IngestContext, seen: dict[str, Mention] | None = None) -> dict:
+    """Resolve every mention of these candidates; an ambiguous person sends the candidate to review."""
+    seen = {} if seen is None else seen
+    for candidate in candidates:
+        for mention in candidate.mentions:
+            resolve_one(mention, context, seen)
+            if mention.ambiguous:
+                candidate.needs_review, candidate.review_reason = True, "ambiguous_entity"
+    return seen
 
 
 def user_self(context: IngestContext):

@@ -23,7 +23,9 @@ person, never the user: "Caroline prefers tea", and her words keep her name.
 """
 import re
 
-from memories.pipeline.base import Candidate, Mention, Message, RelationSpec, as_said, first_person
+from memories.pipeline.base import (
+    Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
+)
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions
 from recall_site.config import recall_setting
@@ -150,7 +152,7 @@ def _inference(sentence: str, match, message: Message) -> Candidate:
     """Hedged observations are never facts: a preference candidate at inference confidence, for review."""
     return Candidate(
         type="preference", content=_about(message, f"Seemed {match.group('state').lower()} (unconfirmed inference)"),
-        confidence=recall_setting("memory.inference_confidence"), importance=_importance("inferred"),
+        confidence=recall_setting("memory.inference_confidence"), importance=default_importance("inferred"),
         mentions=[first_person(message)], subject=None, needs_review=True, review_reason="inferred",
         details={"inferred": True, "text": sentence},
     )
@@ -184,8 +186,8 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
 
 def _relation(content: str, subject: Mention, predicate: str, obj: Mention) -> Candidate:
     return Candidate(
-        type="relation", content=content, confidence=recall_setting("memory.stated_confidence"),
-        importance=_importance("relation"), mentions=[subject, obj], subject=subject,
+        type="relation", content=content, confidence=default_confidence("fact"),
+        importance=default_importance("relation"), mentions=[subject, obj], subject=subject,
         relation=RelationSpec(subject, predicate, obj), details={"predicate": predicate},
     )
 
@@ -210,11 +212,11 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
     if match := _ALLERGY.search(sentence):
         what = match.group("what").strip().rstrip(",")
         found.append(_fact(_about(message, f"Allergic to {what}", " is "), "", [me], domain="health",
-                           importance=_importance("health_fact")))
+                           importance=default_importance("health_fact")))
     if match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(_fact(_about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
-                           importance=_importance("health_fact")))
+                           importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
         found.append(_preference(_about(message, f"Is {match.group('diet').lower()}"), "diet", message,
                                  domain="personal"))
@@ -225,8 +227,8 @@ def _fact(content, attribute, mentions, *, domain="", importance=None) -> Candid
     """A stated fact about its first mention (a named person, the speaker or the user)."""
     half_life = recall_setting("decay.biographical_fact_half_life_days") if attribute in BIOGRAPHICAL else None
     return Candidate(
-        type="fact", content=content, confidence=recall_setting("memory.stated_confidence"),
-        importance=importance if importance is not None else _importance("fact"), mentions=mentions,
+        type="fact", content=content, confidence=default_confidence("fact"),
+        importance=importance if importance is not None else default_importance("fact"), mentions=mentions,
         subject=mentions[0], attribute=attribute, half_life_days=half_life, domain=domain,
     )
 
@@ -253,8 +255,8 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
 def _preference(content, attribute, message: Message, *, mentions=(), domain="") -> Candidate:
     me = first_person(message)
     return Candidate(
-        type="preference", content=content, confidence=recall_setting("memory.preference_confidence"),
-        importance=_importance("preference"), mentions=[me, *mentions], subject=me if attribute else None,
+        type="preference", content=content, confidence=default_confidence("preference"),
+        importance=default_importance("preference"), mentions=[me, *mentions], subject=me if attribute else None,
         attribute=attribute[:64], domain=domain,
     )
 
@@ -265,8 +267,8 @@ def _event(sentence: str, message: Message) -> Candidate | None:
         return None
     candidate = Candidate(
         type="event", content=as_said(message, _sentence_content(sentence)),
-        confidence=recall_setting("memory.stated_confidence"),
-        importance=_importance("event"), mentions=_mentions(sentence, message), valid_from=when.at,
+        confidence=default_confidence("fact"),
+        importance=default_importance("event"), mentions=_mentions(sentence, message), valid_from=when.at,
         details={"when": when.phrase} if when.phrase else {},
     )
     if _RESCHEDULE.search(sentence) and when.weekday and when.daypart:
@@ -287,8 +289,8 @@ def _episodic(text: str, message: Message) -> Candidate:
     kind = next((kind for kind, pattern in EPISODIC_KINDS if pattern.search(text)), "statement")
     candidate = Candidate(
         type="event", content=as_said(message, _sentence_content(text)),
-        confidence=recall_setting("memory.stated_confidence"),
-        importance=_importance("episodic"), mentions=mentions, valid_from=when.at or message.timestamp,
+        confidence=default_confidence("fact"),
+        importance=default_importance("episodic"), mentions=mentions, valid_from=when.at or message.timestamp,
         half_life_days=recall_setting("decay.episodic_half_life_days"), details={"episodic": True, "kind": kind},
     )
     _hedged(text, [candidate])
@@ -304,10 +306,6 @@ def _mentions(text: str, message: Message) -> list[Mention]:
 def _about(message: Message, content: str, link: str = " ") -> str:
     """A typed memory's words: "Prefers tea" about the user, "Caroline prefers tea" about a speaker."""
     return f"{message.speaker}{link}{content[:1].lower()}{content[1:]}" if message.speaker else content
-
-
-def _importance(kind: str) -> float:
-    return float(recall_setting("memory.importance")[kind])
 
 
 def _clean_object(text: str) -> str:

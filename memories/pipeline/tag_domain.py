@@ -125,6 +125,7 @@ def tag_candidates(candidates: list[Candidate]) -> None:
 
 class TagDomain(Stage):
     name = "tag_domain"
+    in_transaction = False
 
     def run(self, item: WorkItem, context) -> None:
         tag_candidates(item.candidates)

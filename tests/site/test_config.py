@@ -48,3 +48,8 @@ def test_missing_config_file_fails():
 def test_an_input_cap_below_one_fails():
     with pytest.raises(ImproperlyConfigured, match="'input_limits.max_page_limit' must be at least 1, got 0"):
         load_config({"RECALL__INPUT_LIMITS__MAX_PAGE_LIMIT": "0"})
+
+
+def test_an_unknown_extractor_stops_start_up():
+    with pytest.raises(ImproperlyConfigured, match="memory.extractor"):
+        load_config({"RECALL__MEMORY__EXTRACTOR": "magic"})
