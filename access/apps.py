@@ -6,7 +6,7 @@ class AccessConfig(AppConfig):
     verbose_name = "Access"
 
     def ready(self):
-        from access.purgers import AccessPurger
+        from access.purgers import AccessTables
         from recall_site.purging import register
 
-        register(AccessPurger())
+        register(AccessTables())

@@ -46,6 +46,17 @@ class Purger:
         raise NotImplementedError
 
 
+class KeptTables(Purger):
+    """An app whose tables a forget leaves as they are: it only says which, and why (`kept`)."""
+    order = 99
+
+    def count(self, plan: PurgePlan) -> dict[str, int]:
+        return {}
+
+    def execute(self, plan: PurgePlan) -> dict[str, int]:
+        return {}
+
+
 _PURGERS: list[Purger] = []
 
 
