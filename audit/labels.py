@@ -10,35 +10,37 @@ class ForgetReason(models.TextChoices):
     RETENTION = "retention", "Retention policy"
     OTHER = "other", "Other"
 
-ACTION_LABELS = {
-    "hard_delete": "Hard delete",
-    "forget_memory": "Memory forgotten",
-    "review_reject": "Memory rejected in review",
-    "purge_expired": "Expired memories purged",
-    "memory_approve": "Memory approved",
-    "memory_update": "Memory edited",
-    "memory_pin": "Memory pinned",
-    "memory_unpin": "Memory unpinned",
-    "memory_restore": "Memory restored",
-    "ingest": "Messages ingested",
-    "update_user_profile": "Profile updated",
-    "entity_merge": "Entities merged",
-    "entity_merge_dismissed": "Merge suggestion dismissed",
-    "entity_alias_add": "Alias added",
-    "entity_alias_remove": "Alias removed",
-    "entity_review_confirm": "Person confirmed",
-    "entity_review_dismiss": "Person review dismissed",
-    "relation_create": "Relation added",
-    "relation_delete": "Relation removed",
-    "drift_rebaseline": "Drift accepted",
-    "contacts_import": "Contacts imported",
-    "console_switch_user": "Console switched user",
-}
+class AuditAction(models.TextChoices):
+    """What an audit event records; the label is what the console shows."""
+    HARD_DELETE = "hard_delete", "Hard delete"
+    FORGET_MEMORY = "forget_memory", "Memory forgotten"
+    REVIEW_REJECT = "review_reject", "Memory rejected in review"
+    PURGE_EXPIRED = "purge_expired", "Expired memories purged"
+    MEMORY_APPROVE = "memory_approve", "Memory approved"
+    MEMORY_UPDATE = "memory_update", "Memory edited"
+    MEMORY_PIN = "memory_pin", "Memory pinned"
+    MEMORY_UNPIN = "memory_unpin", "Memory unpinned"
+    MEMORY_RESTORE = "memory_restore", "Memory restored"
+    INGEST = "ingest", "Messages ingested"
+    UPDATE_USER_PROFILE = "update_user_profile", "Profile updated"
+    ENTITY_MERGE = "entity_merge", "Entities merged"
+    ENTITY_MERGE_DISMISSED = "entity_merge_dismissed", "Merge suggestion dismissed"
+    ENTITY_ALIAS_ADD = "entity_alias_add", "Alias added"
+    ENTITY_ALIAS_REMOVE = "entity_alias_remove", "Alias removed"
+    ENTITY_REVIEW_CONFIRM = "entity_review_confirm", "Person confirmed"
+    ENTITY_REVIEW_DISMISS = "entity_review_dismiss", "Person review dismissed"
+    RELATION_CREATE = "relation_create", "Relation added"
+    RELATION_DELETE = "relation_delete", "Relation removed"
+    DRIFT_REBASELINE = "drift_rebaseline", "Drift accepted"
+    CONTACTS_IMPORT = "contacts_import", "Contacts imported"
+    CONSOLE_SWITCH_USER = "console_switch_user", "Console switched user"
 
 
 def action_label(action: str) -> str:
     """"memory_approve" → "Memory approved"; an unknown code reads as words ("new_thing" → "New thing")."""
-    return ACTION_LABELS.get(action) or str(action).replace("_", " ").capitalize()
+    if action in AuditAction.values:
+        return AuditAction(action).label
+    return str(action).replace("_", " ").capitalize()
 
 
 def plural(count: int, singular: str, plural_form: str = "") -> str:

@@ -11,6 +11,7 @@ from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, cons
 from access.console import console_view
 from audit.forms import AuditFilterForm, SwitchUserForm
 from audit.models import AuditEvent
+from audit.labels import AuditAction
 from audit.services import audit_record
 
 AUDIT_PAGE_SIZE = 50
@@ -29,7 +30,7 @@ def switch_user(request):
         return _back(request)
     previous = console_user_id(request)
     with transaction.atomic():
-        audit_record(actor=actor_name(request.user), action="console_switch_user", user_id=user_id,
+        audit_record(actor=actor_name(request.user), action=AuditAction.CONSOLE_SWITCH_USER, user_id=user_id,
                      target_ids={"from_user_id": previous, "to_user_id": user_id})
     request.session[ACTING_USER_SESSION_KEY] = user_id
     messages.success(request, f"Now acting for user id “{user_id}”.")

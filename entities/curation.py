@@ -8,6 +8,7 @@ import re
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.models import Alias, AliasOrigin, Entity, Relation
 from entities.names import is_role_phrase, normalize_name
@@ -31,7 +32,7 @@ def entity_alias_add(*, entity: Entity, alias: str, actor: str) -> Alias:
         defaults={"user_id": entity.user_id, "alias": alias.strip(), "origin": origin},
     )
     if was_new:
-        audit_record(actor=actor, action="entity_alias_add", user_id=entity.user_id,
+        audit_record(actor=actor, action=AuditAction.ENTITY_ALIAS_ADD, user_id=entity.user_id,
                      target_ids={"entity": entity.public_id}, counts={"aliases": 1})
     return created
 
@@ -43,7 +44,7 @@ def entity_alias_remove(*, entity: Entity, alias: str, actor: str) -> int:
     deleted, _ = Alias.objects.filter(entity=entity, normalized=normalized).delete()
     if not deleted:
         raise CurationError("This entity has no such alias.")
-    audit_record(actor=actor, action="entity_alias_remove", user_id=entity.user_id,
+    audit_record(actor=actor, action=AuditAction.ENTITY_ALIAS_REMOVE, user_id=entity.user_id,
                  target_ids={"entity": entity.public_id}, counts={"aliases": deleted})
     return deleted
 
@@ -61,7 +62,7 @@ def relation_create(*, subject: Entity, predicate: str, object: Entity, actor: s
         raise CurationError("Both entities must belong to the same user.")
     relation = relation_upsert(subject=subject, predicate=predicate, object=object, confidence=confidence,
                                valid_from=valid_from)
-    audit_record(actor=actor, action="relation_create", user_id=subject.user_id,
+    audit_record(actor=actor, action=AuditAction.RELATION_CREATE, user_id=subject.user_id,
                  target_ids={"relation": relation.pk, "subject": subject.public_id, "object": object.public_id})
     return relation
 
@@ -76,6 +77,6 @@ def relation_delete(*, relation: Relation, actor: str) -> int:
     tombstones = Entity.objects.filter(pk__in=ends, deleted_at__isnull=False).exclude(Exists(linked))
     removed = tombstones.count()
     tombstones.delete()
-    audit_record(actor=actor, action="relation_delete", user_id=user_id, target_ids={"relation": relation_id},
+    audit_record(actor=actor, action=AuditAction.RELATION_DELETE, user_id=user_id, target_ids={"relation": relation_id},
                  counts={"relations": 1, "tombstones": removed})
     return removed

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.likeness import best_likeness, full_names_conflict, name_tokens
 from entities.models import (
@@ -167,7 +168,7 @@ def entity_merge(*, user_id: str, winner: Entity, loser: Entity, actor: str) -> 
         winner.save(update_fields=["last_mentioned_at"])
     loser_public_id = loser.public_id
     loser.delete()
-    audit_record(actor=actor, action="entity_merge", user_id=user_id,
+    audit_record(actor=actor, action=AuditAction.ENTITY_MERGE, user_id=user_id,
                  target_ids={"winner": winner.public_id, "loser": loser_public_id}, counts=counts)
     return counts
 
@@ -262,6 +263,6 @@ def merge_dismiss(*, user_id: str, left: Entity, right: Entity, actor: str) -> E
         review = EntityReview(user_id=user_id, kind=EntityReviewKind.AMBIGUOUS_MATCH, entity=left, candidate=right)
     review.resolved_at = timezone.now()
     review.save()
-    audit_record(actor=actor, action="entity_merge_dismissed", user_id=user_id,
+    audit_record(actor=actor, action=AuditAction.ENTITY_MERGE_DISMISSED, user_id=user_id,
                  target_ids={"entities": [left.public_id, right.public_id]})
     return review

@@ -10,6 +10,7 @@ request. A VACUUM of the touched tables follows in the background (`forgetting.t
 from django.db import transaction
 from django_q.tasks import async_task
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from forgetting.criteria import DeleteCriteria, reason_category
 from forgetting.planner import deletion_plan
@@ -60,7 +61,7 @@ def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reaso
         plan = deletion_plan(user_id, criteria)
         counts = purge(plan)
         event = audit_record(
-            actor=actor, action="hard_delete", user_id=user_id,
+            actor=actor, action=AuditAction.HARD_DELETE, user_id=user_id,
             target_ids=criteria.scope_ids() | {"session_ids": plan.sessions},
             counts=counts, reason=reason_category(audit_reason),
         )

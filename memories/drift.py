@@ -13,6 +13,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.models import Entity, EntityKind, EntityReview, EntityReviewKind, Relation, RelationStatus
 from memories.models import Memory, Status
@@ -96,7 +97,7 @@ def drift_rebaseline(*, entity: Entity, actor: str) -> Entity:
         drift_flagged=False, drift_flagged_at=None)
     EntityReview.objects.filter(entity=entity, kind=EntityReviewKind.DRIFT, resolved_at__isnull=True).update(
         resolved_at=timezone.now())
-    audit_record(actor=actor, action="drift_rebaseline", user_id=entity.user_id,
+    audit_record(actor=actor, action=AuditAction.DRIFT_REBASELINE, user_id=entity.user_id,
                  target_ids={"entity_ids": [entity.public_id]})
     entity.refresh_from_db()
     return entity

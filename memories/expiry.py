@@ -5,9 +5,10 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.decay import memory_freshness, stale_person_memory_ids
-from memories.models import Memory, MemoryHistory, MemoryType, Status
+from memories.models import HistoryAction, Memory, MemoryHistory, MemoryType, Status
 from recall_site.config import recall_setting
 from recall_site.locks import user_write_lock
 from recall_site.purging import PurgePlan, purge
@@ -48,7 +49,7 @@ def memories_mark_expired(memory_ids: list[int], now: datetime) -> list[tuple[in
         )
         claimed = cursor.fetchall()
     MemoryHistory.objects.bulk_create(
-        [MemoryHistory(user_id=user_id, memory_id=pk, action="expired", at=now) for pk, user_id in claimed]
+        [MemoryHistory(user_id=user_id, memory_id=pk, action=HistoryAction.EXPIRED, at=now) for pk, user_id in claimed]
     )
     return claimed
 
@@ -66,7 +67,7 @@ def purge_expired(now: datetime | None = None) -> dict:
             if not ids:
                 continue
             counts = purge(PurgePlan(user_id=user_id, memory_ids=ids))
-            audit_record(actor=SYSTEM_ACTOR, action="purge_expired", user_id=user_id, counts=counts)
+            audit_record(actor=SYSTEM_ACTOR, action=AuditAction.PURGE_EXPIRED, user_id=user_id, counts=counts)
         purged[user_id] = counts["memories"]
     return purged
 
@@ -78,8 +79,8 @@ def memory_restore(*, memory: Memory, actor: str) -> Memory:
         status=Status.ACTIVE, expired_at=None, last_reinforced_at=timezone.now())
     if not restored:
         raise MemoryNotExpiredError("Only expired memories can be restored.")
-    MemoryHistory.objects.create(user_id=memory.user_id, memory=memory, action="restored")
-    audit_record(actor=actor, action="memory_restore", user_id=memory.user_id,
+    MemoryHistory.objects.create(user_id=memory.user_id, memory=memory, action=HistoryAction.RESTORED)
+    audit_record(actor=actor, action=AuditAction.MEMORY_RESTORE, user_id=memory.user_id,
                  target_ids={"memory_ids": [memory.pk]})
     memory.refresh_from_db()
     return memory

@@ -204,6 +204,19 @@ class MemoryEntity(models.Model):
         indexes = [models.Index(fields=["entity", "memory"])]
 
 
+class HistoryAction(models.TextChoices):
+    CREATED = "created", "Created"
+    REINFORCED = "reinforced", "Reinforced"
+    PROMOTED = "promoted", "Promoted out of review"
+    SUPERSEDED = "superseded", "Superseded"
+    APPROVED = "approved", "Approved"
+    EDITED = "edited", "Edited"
+    PINNED = "pinned", "Pinned"
+    UNPINNED = "unpinned", "Unpinned"
+    EXPIRED = "expired", "Expired"
+    RESTORED = "restored", "Restored"
+
+
 class MemoryHistory(models.Model):
     """What happened to a memory: created, reinforced, superseded, approved, edited, expired, restored.
 
@@ -212,7 +225,7 @@ class MemoryHistory(models.Model):
 
     user_id = models.CharField(max_length=128)
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="history")
-    action = models.CharField(max_length=24)
+    action = models.CharField(max_length=24, choices=HistoryAction.choices)
     session_id = models.CharField(max_length=128, blank=True)
     related_memory_id = models.BigIntegerField(null=True, blank=True)
     at = models.DateTimeField(default=timezone.now)

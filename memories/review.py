@@ -5,10 +5,11 @@ Each action runs in a transaction and writes its audit row (ids only) in the sam
 from django.db import transaction
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.drift import drift_rebaseline
 from entities.models import Entity, EntityReview, EntityReviewKind
-from memories.models import Memory
+from memories.models import HistoryAction, Memory
 from memories.services import history_record, memory_forget
 from recall_site.config import recall_setting
 
@@ -24,8 +25,8 @@ def memory_approve(*, memory: Memory, actor: str) -> Memory:
     memory.reviewed_at = timezone.now()
     memory.confidence = min(1.0, round(memory.confidence + step, 4))
     memory.save(update_fields=["needs_review", "reviewed_at", "confidence", "updated_at"])
-    history_record(memory, "approved")
-    audit_record(actor=actor, action="memory_approve", user_id=memory.user_id,
+    history_record(memory, HistoryAction.APPROVED)
+    audit_record(actor=actor, action=AuditAction.MEMORY_APPROVE, user_id=memory.user_id,
                  target_ids={"memory_ids": [memory.pk]}, counts={"memories": 1})
     return memory
 
@@ -33,7 +34,7 @@ def memory_approve(*, memory: Memory, actor: str) -> Memory:
 def memory_reject(*, memory: Memory, actor: str) -> dict:
     """Reject a memory from the queue: it is hard-deleted (audited as review_reject, which
     the hard-delete-requests metric does not count: the user did not ask to forget)."""
-    return memory_forget(memory=memory, actor=actor, action="review_reject")
+    return memory_forget(memory=memory, actor=actor, action=AuditAction.REVIEW_REJECT)
 
 
 @transaction.atomic
@@ -41,9 +42,10 @@ def memory_pin(*, memory: Memory, actor: str, pinned: bool = True) -> Memory:
     """Pin (or unpin) a memory. Pinned, reviewed memories feed the startup digest."""
     memory.pinned = pinned
     memory.save(update_fields=["pinned", "updated_at"])
-    history_record(memory, "pinned" if pinned else "unpinned")
-    audit_record(actor=actor, action="memory_pin" if pinned else "memory_unpin", user_id=memory.user_id,
-                 target_ids={"memory_ids": [memory.pk]}, counts={"memories": 1})
+    history_record(memory, HistoryAction.PINNED if pinned else HistoryAction.UNPINNED)
+    action = AuditAction.MEMORY_PIN if pinned else AuditAction.MEMORY_UNPIN
+    audit_record(actor=actor, action=action, user_id=memory.user_id, target_ids={"memory_ids": [memory.pk]},
+                 counts={"memories": 1})
     return memory
 
 
@@ -81,6 +83,6 @@ def entity_review_resolve(*, review: EntityReview, actor: str, confirmed: bool) 
     target_ids = {"review_id": review.pk, "entity_ids": [entity.public_id]}
     if review.candidate_id:
         target_ids["candidate_ids"] = [review.candidate.public_id]
-    audit_record(actor=actor, action="entity_review_confirm" if confirmed else "entity_review_dismiss",
-                 user_id=review.user_id, target_ids=target_ids, counts={"reviews": 1})
+    action = AuditAction.ENTITY_REVIEW_CONFIRM if confirmed else AuditAction.ENTITY_REVIEW_DISMISS
+    audit_record(actor=actor, action=action, user_id=review.user_id, target_ids=target_ids, counts={"reviews": 1})
     return review

@@ -8,10 +8,13 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.decay import half_life_for, memory_freshness
 from memories.expiry import memories_mark_expired
-from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemoryHistory, Status, UserProfile
+from memories.models import (
+    EmbeddingStatus, HistoryAction, Memory, MemoryEntity, MemoryHistory, Status, UserProfile,
+)
 from memories.tasks import enqueue_embedding
 from recall_site.config import recall_setting
 from recall_site.locks import user_write_lock
@@ -42,7 +45,7 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
     _link_entities(memory, list(_roles(entities)))
-    history_record(memory, "created", session_id=session_id)
+    history_record(memory, HistoryAction.CREATED, session_id=session_id)
     enqueue_embedding([memory.pk])
     return memory
 
@@ -79,8 +82,8 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
-    history_record(memory, "edited")
-    audit_record(actor=actor, action="memory_update", user_id=memory.user_id,
+    history_record(memory, HistoryAction.EDITED)
+    audit_record(actor=actor, action=AuditAction.MEMORY_UPDATE, user_id=memory.user_id,
                  target_ids={"memory_ids": [memory.pk]}, counts={"fields": len(changes)})
     if content_changed:
         enqueue_embedding([memory.pk])
@@ -88,7 +91,7 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
 
 
 @transaction.atomic
-def memory_forget(*, memory: Memory, actor: str, action: str = "forget_memory") -> dict:
+def memory_forget(*, memory: Memory, actor: str, action: str = AuditAction.FORGET_MEMORY) -> dict:
     """Hard-delete one memory through the deletion engine (its links, history, injection records, queued
     embedding tasks). The audit row (forget_memory, or review_reject from the review queue) holds ids and
     counts only — no free text that could carry content."""
@@ -112,7 +115,7 @@ def profile_update(*, user_id: str, actor: str, **changes) -> UserProfile:
         setattr(profile, name, value)
     profile.full_clean()
     profile.save()
-    audit_record(actor=actor, action="update_user_profile", user_id=user_id,
+    audit_record(actor=actor, action=AuditAction.UPDATE_USER_PROFILE, user_id=user_id,
                  target_ids={"profile": user_id}, counts={"fields": len(changes)})
     return profile
 
@@ -135,14 +138,14 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     if not updated:
         return None
     memory.occurrences += 1
-    history_record(memory, "reinforced", session_id=session_id)
+    history_record(memory, HistoryAction.REINFORCED, session_id=session_id)
     return memory
 
 
 def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     """A new value for the same attribute retires the old one (status superseded, superseded_by, valid_to)."""
     Memory.objects.filter(pk=old.pk).update(status=Status.SUPERSEDED, superseded_by=new, valid_to=at)
-    history_record(old, "superseded", session_id=new.session_id, related_memory_id=new.pk)
+    history_record(old, HistoryAction.SUPERSEDED, session_id=new.session_id, related_memory_id=new.pk)
 
 
 def pattern_update(*, memory: Memory, details: dict, confidence: float, promoted: bool, session_id: str,
@@ -157,7 +160,8 @@ def pattern_update(*, memory: Memory, details: dict, confidence: float, promoted
         memory.source_message_ids = memory.source_message_ids + [message_id]
     memory.save(update_fields=["details", "occurrences", "confidence", "needs_review", "review_reason",
                                "source_message_ids", "updated_at"])
-    history_record(memory, "promoted" if not memory.needs_review else "reinforced", session_id=session_id)
+    action = HistoryAction.REINFORCED if memory.needs_review else HistoryAction.PROMOTED
+    history_record(memory, action, session_id=session_id)
     return memory
 
 

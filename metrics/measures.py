@@ -19,13 +19,14 @@ from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 from django.db.models import Count
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.models import AuditEvent
 from metrics.models import MetricSnapshot
 from entities.models import Entity, EntityKind, EntityMention, UnresolvedReference
 from memories.models import Memory, MemoryEntity, MemoryHistory, MemoryType, Status
 from recall_site.config import recall_setting
 
-HARD_DELETE_ACTIONS = ("hard_delete", "forget_memory")
+HARD_DELETE_ACTIONS = (AuditAction.HARD_DELETE, AuditAction.FORGET_MEMORY)
 OK, WARN, ALERT = "ok", "warn", "alert"
 WEEK = timedelta(days=7)
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 from django.db import transaction
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.contacts.cards import RELATION_LABELS, SKIPPED_CATEGORIES, ContactCard, ContactsFormatError
 from entities.contacts.spreadsheet import read_csv_contacts
@@ -64,7 +65,7 @@ def import_contacts(*, user_id: str, data: bytes | str, filename: str = "", acto
     summary = ImportSummary(format=file_format, cards=len(cards), self_card_used=own is not None)
     with transaction.atomic():
         _ContactsWriter(user_id, summary).run(cards, own, progress)
-        audit_record(actor=actor, action="contacts_import", user_id=user_id, counts=_audit_counts(summary))
+        audit_record(actor=actor, action=AuditAction.CONTACTS_IMPORT, user_id=user_id, counts=_audit_counts(summary))
     return summary
 
 

@@ -19,6 +19,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.pipeline.base import (
     IngestContext, Message, Outcome, PipelineTrace, Rejected, TraceEntry, WorkItem,
@@ -124,7 +125,7 @@ def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, m
         ))
     trace = run_pipeline(user_id=user_id, session_id=session_id, messages=parsed, source=source, actor=actor)
     with transaction.atomic():
-        audit_record(actor=actor, action="ingest", user_id=user_id,
+        audit_record(actor=actor, action=AuditAction.INGEST, user_id=user_id,
                      target_ids={"session_id": session_id, "memory_ids": trace.memory_ids},
                      counts={"messages": len(parsed), **trace.counts})
     return trace
