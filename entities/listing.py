@@ -10,7 +10,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 
 from entities.models import Entity, EntityMention, Relation, RelationStatus
-from entities.selectors import graph_neighbourhood, graph_walk
+from entities.graph import graph_neighbourhood, graph_walk
 
 # The memory ↔ entity link table, as the memories app declares it on its side.
 MEMORY_LINKS = Entity.memories.through

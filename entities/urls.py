@@ -11,4 +11,7 @@ urlpatterns = [
     path("<entity_id:public_id>/", views.entity_detail, name="entity-detail"),
     path("<entity_id:public_id>/aliases/add/", views.entity_alias_add_view, name="entity-alias-add"),
     path("<entity_id:public_id>/aliases/remove/", views.entity_alias_remove_view, name="entity-alias-remove"),
+    path("<entity_id:public_id>/relations/add/", views.entity_relation_add_view, name="entity-relation-add"),
+    path("<entity_id:public_id>/relations/<int:relation_id>/remove/", views.entity_relation_remove_view,
+         name="entity-relation-remove"),
 ]

@@ -1,4 +1,5 @@
-"""Console pages for entities: the list, one entity, merge suggestions and the contacts import.
+"""Console pages for entities: the list, one entity (aliases and relations edited by hand), merge suggestions and
+the contacts import.
 
 Merging works in place with htmx (the pair is replaced by a confirmation line)
 and without JavaScript (a confirmation page, then a redirect back).
@@ -6,17 +7,18 @@ and without JavaScript (a confirmation page, then a redirect back).
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from access.console import console_view, is_htmx
 from entities import listing
 from entities.contacts import ContactsFormatError, import_contacts
-from entities.curation import CurationError, entity_alias_add, entity_alias_remove
-from entities.forms import AliasForm, ContactsImportForm, EntitySearchForm, MergeForm, PairForm
+from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
+from entities.forms import COMMON_PREDICATES, AliasForm, ContactsImportForm, EntitySearchForm, MergeForm, PairForm, \
+    RelationForm
 from entities.graph_view import neighbourhood_drawing
 from entities.merge import MergeError, entity_merge, merge_dismiss, merge_suggestions
-from entities.models import Entity
+from entities.models import Entity, EntityKind
 from recall_site.config import recall_setting
 
 PAGE_SIZE = 50
@@ -42,13 +44,20 @@ def entity_list(request):
                                                           "filtered": bool(search or form.cleaned_data.get("kind"))})
 
 
-def _detail_context(entity: Entity, alias_form=None) -> dict:
+def _detail_context(entity: Entity, alias_form=None, relation_form=None) -> dict:
     neighbourhood = listing.entity_neighbourhood(entity, recall_setting("entities.graph_default_hop"))
     return {
         "entity": entity, "aliases": entity.aliases.order_by("alias"), "alias_form": alias_form or AliasForm(),
+        "relation_form": relation_form or _relation_form(entity), "predicates": COMMON_PREDICATES,
         "memories": listing.entity_memories(entity), "relations": listing.entity_relations(entity),
         "neighbourhood": neighbourhood, "drawing": neighbourhood_drawing(neighbourhood),
     }
+
+
+def _relation_form(entity: Entity, data=None) -> RelationForm:
+    """The add-a-relation form; the other end is one of the same user's live entities."""
+    others = Entity.objects.live().for_user(entity.user_id).exclude(pk=entity.pk).order_by("kind", "canonical_name")
+    return RelationForm(data, others=others)
 
 
 @console_view
@@ -81,6 +90,40 @@ def entity_alias_add_view(request, public_id):
 @require_POST
 def entity_alias_remove_view(request, public_id):
     return _alias_change(request, public_id, entity_alias_remove, "Removed the alias “{alias}”.")
+
+
+@console_view
+@require_POST
+def entity_relation_add_view(request, public_id):
+    entity = _own_entity(request, public_id)
+    form = _relation_form(entity, request.POST)
+    if form.is_valid():
+        other = _own_entity(request, form.cleaned_data["other"])
+        subject, obj = (entity, other) if form.cleaned_data["direction"] == "out" else (other, entity)
+        try:
+            relation_create(subject=subject, predicate=form.cleaned_data["predicate"], object=obj, actor=request.actor)
+        except CurationError as error:
+            form.add_error("predicate", str(error))
+    if not form.is_valid():
+        return render(request, "entities/entity_detail.html", _detail_context(entity, relation_form=form), status=400)
+    messages.success(request, f"Added the relation {_named(subject)} {form.cleaned_data['predicate']} {_named(obj)}.")
+    return redirect("entity-detail", public_id=entity.public_id)
+
+
+@console_view
+@require_POST
+def entity_relation_remove_view(request, public_id, relation_id):
+    """Remove one relation in or out of this entity (any other relation id is a 404)."""
+    entity = _own_entity(request, public_id)
+    relation = get_object_or_404(listing.entity_relations(entity), pk=relation_id)
+    words = f"{_named(relation.subject)} {relation.predicate} {_named(relation.object)}"
+    relation_delete(relation=relation, actor=request.actor)
+    messages.success(request, f"Removed the relation {words}.")
+    return redirect("entity-detail", public_id=entity.public_id)
+
+
+def _named(entity: Entity) -> str:
+    return "you" if entity.kind == EntityKind.SELF else entity.canonical_name or entity.public_id
 
 
 @console_view

@@ -45,6 +45,8 @@ class MemoryFilterForm(forms.Form):
     status = forms.ChoiceField(required=False, choices=ANY + Status.choices)
     session = forms.CharField(required=False, max_length=128)
     pinned = forms.ChoiceField(required=False, choices=ANY + [("yes", "Pinned"), ("no", "Not pinned")])
+    # Off: a search reads the domains its question belongs to, as the API does (memories.retrieval.gating).
+    all_domains = forms.BooleanField(required=False, label="All domains")
 
     def list_filters(self) -> dict:
         """The filters in `memories.selectors.memory_list` terms."""

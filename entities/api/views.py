@@ -17,7 +17,7 @@ from entities.contacts import ContactsFormatError, import_contacts
 from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
 from entities.merge import MergeError, entity_merge
 from entities.models import Entity, Relation
-from entities.services import resolve_mention
+from entities.resolver import resolve_mention
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
 from access.scope import scoped_user_id

@@ -1,7 +1,7 @@
 """Import a contacts export into the user's entity graph, in one transaction.
 
 Each card is matched through the same resolver the pipeline uses
-(`entities.services.resolve_mention`). A match on the full name (exact,
+(`entities.resolver.resolve_mention`). A match on the full name (exact,
 normalized or alias) is taken; a weaker match (first name, title + surname,
 fuzzy) is taken only if no other card in the file claims the same existing
 entity. A name that clearly belongs to someone else ("Sarah Miller" vs an entity
@@ -25,7 +25,8 @@ from entities.contacts.vcard import read_vcards
 from entities.likeness import FIRST_NAME_ONLY, best_likeness, full_names_conflict, name_tokens
 from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
 from entities.names import normalize_name
-from entities.services import alias_add, entity_create, resolve_mention, self_entity
+from entities.resolver import resolve_mention
+from entities.services import alias_add, entity_create, self_entity
 from recall_site.config import recall_setting
 from recall_site.input_checks import text_problem
 

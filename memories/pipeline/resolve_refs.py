@@ -1,6 +1,6 @@
 """Stage 4, resolve_refs: map every mention to one of the user's entities.
 
-Uses the resolver in `entities/services.py` (exact → normalized → alias → partial →
+Uses the resolver in `entities/resolver.py` (exact → normalized → alias → partial →
 fuzzy). A new form of a known name becomes an alias ("Sarah Chen" after "Sarah"
 is the same person, and the fuller form becomes the canonical name); an unknown
 name becomes a new entity; "Sarah is my manager" gives Sarah the role alias "my
@@ -12,8 +12,9 @@ recorded as mentioned in the session (one statement per message: `mentions_recor
 """
 from entities.models import EntityKind
 from entities.names import is_role_phrase, normalize_name
+from entities.resolver import resolve_or_create
 from entities.services import (
-    ambiguity_review_record, mentions_record, resolve_or_create, role_alias_assign, self_entity, unresolved_record,
+    ambiguity_review_record, mentions_record, role_alias_assign, self_entity, unresolved_record,
 )
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
 

@@ -2,7 +2,7 @@
 
 Mentions are found by matching the query's word n-grams against the user's
 entity names and aliases (and first names), then resolved with the pipeline's
-resolver. The walk (entities.selectors.graph_walk) follows relations up to
+resolver. The walk (entities.graph.graph_walk) follows relations up to
 `hop` hops; memories linked to reached entities become candidates, ordered by
 closeness to the query plus a penalty per hop.
 
@@ -28,8 +28,8 @@ from django.db import connection
 
 from entities.models import Entity, EntityKind
 from entities.names import normalize_name
-from entities.selectors import graph_walk, path_label, path_words
-from entities.services import resolve_mention
+from entities.graph import graph_walk, path_label, path_words
+from entities.resolver import resolve_mention
 from memories.retrieval.eligible import Eligible
 from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
@@ -112,7 +112,7 @@ def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]
 
 
 def graph_reach(user_id: str, start_entities, hop: int) -> list:
-    """The live entities within `hop` hops (entities.selectors.Reached, nearest first) but the user's own,
+    """The live entities within `hop` hops (entities.graph.Reached, nearest first) but the user's own,
     bounded for hub entities to the nearest `graph_max_entities`. Needs no query vector."""
     limit = recall_setting("memory_retrieval.graph_max_entities")
     reached = graph_walk(user_id, [entity.pk for entity in start_entities], hop)

@@ -1,6 +1,8 @@
 """Template helpers for the console layout: the navigation and small display filters."""
+import re
+
 from django import template
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.timesince import timesince
 
 from access.grants import console_user_id, granted_user_ids
@@ -107,3 +109,40 @@ def ago(moment) -> str:
     if (timezone.now() - moment).total_seconds() < 60:
         return "just now"
     return f"{timesince(moment)} ago"
+
+
+@register.filter
+def when(moment) -> str:
+    """A moment in words, in the console's time zone: "Fri 4 Dec, 15:00"; the year when it is not this year,
+    no time at midnight (a date said without a time)."""
+    if not moment:
+        return "—"
+    local = timezone.localtime(moment)
+    text = dateformat.format(local, "D j M" if local.year == timezone.localtime().year else "D j M Y")
+    return text if (local.hour, local.minute) == (0, 0) else f"{text}, {local:%H:%M}"
+
+
+# How a search hit was found, in words: retriever name → phrase (the graph's own phrase names its path).
+FOUND_BY = {"lexical": "shares words with the question", "semantic": "close in meaning"}
+_STEP = re.compile(r"(<)?-([a-z_]+)-(>)?")
+
+
+@register.filter
+def hop_words(path: str) -> str:
+    """"sarah chen -partner_of-> alex" → "sarah chen → partner of → alex" (an edge walked backwards: ←)."""
+    return _STEP.sub(lambda m: f"{'←' if m.group(1) else '→'} {m.group(2).replace('_', ' ')} "
+                               f"{'←' if m.group(1) else '→'}", path or "")
+
+
+@register.filter
+def match_reasons(hit) -> list[str]:
+    """Why a hit matched, a phrase per retriever: "close in meaning", "via sarah chen → partner of → alex"."""
+    reasons = []
+    for name in hit.retrievers:
+        if name != "graph":
+            reasons.append(FOUND_BY.get(name, name))
+        elif "->" in hit.hop_path or "<-" in hit.hop_path:
+            reasons.append(f"via {hop_words(hit.hop_path)}")
+        else:
+            reasons.append(f"about {hit.hop_path}" if hit.hop_path else "linked to a person you named")
+    return reasons

@@ -14,9 +14,11 @@ from access.console import console_view
 from memories.decay import memory_freshness
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.forms import MemoryFilterForm
-from memories.models import Memory, MemoryEntity
-from memories.retrieval import search_memories
+from memories.models import Domain, Memory, MemoryEntity
+from memories.retrieval import SearchOutcome, search_memories
+from memories.review_queue import with_review_reasons
 from memories.selectors import memory_list
+from recall_site.config import recall_setting
 
 PAGE_SIZE = 25
 
@@ -34,25 +36,30 @@ def memory_browser(request):
                "querystring": _without(data, "q", "page", "csrfmiddlewaretoken").urlencode(), "hits": None}
     query = form.cleaned_data.get("q")
     if query:
-        context["hits"] = _search_hits(user_id, query, form)
+        outcome = _search(user_id, query, form)
+        context.update(outcome=outcome, hits=outcome.hits, every_domain=len(outcome.domains) == len(Domain),
+                       sensitive_bar=recall_setting("gating.sensitive_min_confidence"))
     else:
         memories = memory_list(user_id=user_id, **form.list_filters())
         context["page"] = Paginator(memories, PAGE_SIZE).get_page(data.get("page"))
     return render(request, "memories/browser.html", context)
 
 
-def _search_hits(user_id: str, query: str, form: MemoryFilterForm) -> list:
-    """Search the user's live memories across every domain; the other filters narrow the hits."""
+def _search(user_id: str, query: str, form: MemoryFilterForm) -> SearchOutcome:
+    """The API's search, gate and all: the question's domain decides which domains it reads and the
+    confidence it needs (a sensitive memory needs 0.80 whatever), unless a domain filter is chosen or
+    "all domains" is ticked. The other filters narrow the hits."""
     filters = form.list_filters()
     outcome = search_memories(
         user_id=user_id, query=query, types=[filters["type"]] if filters["type"] else None,
-        domains=[filters["domain"]] if filters["domain"] else None, include_all_domains=not filters["domain"],
-        min_confidence=0.0,
+        domains=[filters["domain"]] if filters["domain"] else None,
+        include_all_domains=form.cleaned_data.get("all_domains", False),
     )
     wanted = {name: value for name, value in filters.items()
               if value is not None and name in ("status", "session_id", "pinned")}
-    return [hit for hit in outcome.hits
-            if all(getattr(hit.memory, name) == value for name, value in wanted.items())]
+    outcome.hits = [hit for hit in outcome.hits
+                    if all(getattr(hit.memory, name) == value for name, value in wanted.items())]
+    return outcome
 
 
 def _without(params, *names):
@@ -74,6 +81,8 @@ def memory_detail(request, pk):
     existing = set(Memory.objects.for_user(memory.user_id).filter(pk__in=related_ids).values_list("pk", flat=True))
     for row in history:
         row.related_exists = row.related_memory_id in existing
+    if memory.needs_review:
+        with_review_reasons(memory.user_id, [memory])
     return render(request, "memories/memory_detail.html", {
         "memory": memory, "links": links, "history": history,
         "supersedes": Memory.objects.for_user(memory.user_id).filter(superseded_by=memory).order_by("-created_at"),

@@ -14,7 +14,7 @@ from entities.models import EntityReview
 from memories.forms import BulkReviewForm, MemoryEditForm
 from memories.models import Memory
 from memories.review import entity_review_resolve, memories_bulk_review, memory_approve, memory_pin, memory_reject
-from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, review_reason_text
+from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
 from memories.services import memory_update
 
 ENTITY_REVIEW_DONE = {
@@ -31,10 +31,13 @@ def _own_memory(request, pk) -> Memory:
     return get_object_or_404(Memory, pk=pk, user_id=request.acting_user_id)
 
 
+def _with_reason(request, memory: Memory) -> Memory:
+    """The memory with `reason_text`, the words for why it waits."""
+    return with_review_reasons(request.acting_user_id, [memory])[0]
+
+
 def _queue_context(request, **extra) -> dict:
-    memories = list(memories_needing_review(request.acting_user_id))
-    for memory in memories:
-        memory.reason_text = review_reason_text(memory)
+    memories = with_review_reasons(request.acting_user_id, list(memories_needing_review(request.acting_user_id)))
     return {"memories": memories, "entity_reviews": list(open_entity_reviews(request.acting_user_id)), **extra}
 
 
@@ -45,10 +48,13 @@ def _reviewed(request, template, context, message):
         response["HX-Trigger"] = "reviewChanged"
         return response
     messages.success(request, message)
-    next_url = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        return redirect(next_url)
-    return redirect("review")
+    return redirect(_safe_next(request, request.POST) or "review")
+
+
+def _safe_next(request, params) -> str:
+    """The `next` page to return to (the memory page an edit started from), if it is on this site."""
+    next_url = params.get("next", "")
+    return next_url if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}) else ""
 
 
 @console_view
@@ -79,7 +85,7 @@ def review_reject(request, pk):
 def review_pin(request, pk):
     pinned = request.POST.get("pinned") != "false"
     memory = memory_pin(memory=_own_memory(request, pk), actor=request.actor, pinned=pinned)
-    memory.reason_text = review_reason_text(memory)
+    memory = _with_reason(request, memory)
     message = "Pinned." if pinned else "Unpinned."
     template = "memories/_review_item.html" if memory.needs_review else "memories/_review_done.html"
     return _reviewed(request, template, {"memory": memory, "message": message}, message)
@@ -93,15 +99,13 @@ def review_badge(request):
 
 @console_view
 def review_item(request, pk):
-    memory = _own_memory(request, pk)
-    memory.reason_text = review_reason_text(memory)
+    memory = _with_reason(request, _own_memory(request, pk))
     return render(request, "memories/_review_item.html", {"memory": memory})
 
 
 @console_view
 def review_edit(request, pk):
-    memory = _own_memory(request, pk)
-    memory.reason_text = review_reason_text(memory)
+    memory = _with_reason(request, _own_memory(request, pk))
     form = MemoryEditForm(request.POST) if request.method == "POST" else MemoryEditForm.for_memory(memory)
     if request.method == "POST" and form.is_valid():
         try:
@@ -111,9 +115,9 @@ def review_edit(request, pk):
         else:
             if "approve" in request.POST:
                 return review_approve(request, pk)
-            memory.reason_text = review_reason_text(memory)
+            memory = _with_reason(request, memory)
             return _reviewed(request, "memories/_review_item.html", {"memory": memory}, "Saved.")
-    context = {"memory": memory, "form": form}
+    context = {"memory": memory, "form": form, "next": _safe_next(request, request.POST or request.GET)}
     status = 400 if form.errors and not is_htmx(request) else 200
     template = "memories/_review_edit.html" if is_htmx(request) else "memories/review_edit.html"
     return render(request, template, context, status=status)

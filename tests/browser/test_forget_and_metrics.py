@@ -57,7 +57,11 @@ def test_browse_search_and_profile_pages(demo_page):
     page.get_by_label("Search").fill("Sarah lunch")
     page.get_by_role("button", name="Apply").click()
     expect(page.locator(".hit-list")).to_contain_text("Lunch with Sarah")
-    expect(page.locator(".hit-explanation").first).not_to_be_empty()
+    expect(page.locator(".hit-why").first).to_contain_text("shares words with the question")
+    explanation = page.locator(".hit-explanation").first
+    expect(explanation).to_be_hidden()  # the arithmetic waits behind "Details"
+    page.locator(".hit-details summary").first.click()
+    expect(explanation).to_contain_text("score")
     screenshot(page, "search")
     page.locator(".hit-content").first.click()
     expect(page.get_by_role("heading", name="History")).to_be_visible()

@@ -52,3 +52,36 @@ def test_restore_of_another_users_memory_is_404(alice_client, bob):
     Memory.objects.filter(pk=memory.pk).update(status="expired", expired_at=timezone.now())
     assert alice_client.post(f"/memories/{memory.pk}/restore/").status_code == 404
     assert Memory.objects.get(pk=memory.pk).status == "expired"
+
+
+def test_hits_say_why_they_matched_in_words_with_the_arithmetic_behind_details(alice_client):
+    sarah, alex = factories.person("alice", "Sarah Chen"), factories.person("alice", "Alex")
+    factories.relation(alex, "partner_of", sarah)
+    factories.memory("alice", "Lunch with Sarah on Thursday", type="event", domain="scheduling", entities=[sarah])
+    factories.memory("alice", "Alex is planning a trip to Lisbon", type="event", domain="personal", entities=[alex])
+    page = alice_client.post("/memories/", {"q": "lunch with Sarah Chen"}).content.decode()
+    assert "shares words with the question" in page
+    assert "via sarah chen → partner of → alex" in page
+    details = page.index('<details class="hit-details">')
+    assert page.index('class="hit-explanation"') > details and page.index("→ score") > details
+
+
+def test_sensitive_memories_surface_only_when_the_gate_allows(alice_client, recall_config):
+    recall_config({"memory_semantic": {"enabled": False}})  # keywords alone classify the question
+    factories.memory("alice", "allergic to penicillin", type="fact", domain="health", sensitive=True, confidence=0.9)
+    factories.memory("alice", "penicillin makes me anxious", domain="health", sensitive=True, confidence=0.6)
+    factories.memory("alice", "bought penicillin-free soap", domain="personal")
+
+    def shown(**data):
+        page = alice_client.post("/memories/", {"q": "penicillin", **data}).content.decode()
+        return {text for text in ("allergic to penicillin", "makes me anxious", "penicillin-free soap")
+                if text in page}
+
+    # A question that reads as personal does not reach health memories, as in the API.
+    assert shown() == {"penicillin-free soap"}
+    assert "Read as a personal question" in alice_client.post("/memories/", {"q": "penicillin"}).content.decode()
+    # Asked for, every domain is read; a sensitive memory below 0.80 confidence still never surfaces.
+    assert shown(all_domains="on") == {"allergic to penicillin", "penicillin-free soap"}
+    assert shown(domain="health") == {"allergic to penicillin"}
+    assert "allergic to penicillin" in alice_client.post(
+        "/memories/", {"q": "penicillin allergy"}).content.decode()  # a health question reads health

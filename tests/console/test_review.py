@@ -15,8 +15,8 @@ def test_queue_shows_items_with_provenance_and_reason(alice_client, review_item,
                                 needs_review=True, review_reason="inferred", session_id="s-pattern")
     page = alice_client.get("/review/").content.decode()
     assert "likes flat white coffee" in page and "seems to prefer no Monday meetings" in page
-    assert "waits for your confirmation" in page  # auto_memory explained in words
-    assert "Guessed from a pattern" in page  # inferred explained in words
+    assert "auto memory: the assistant proposed it after session s-review, confidence 0.70" in page
+    assert "inferred: a guess, not something you said; confidence 0.35 below the 0.40 search needs" in page
     assert "s-review" in page and "Auto-reflection" in page and "0.70" in page
     assert f'id="memory-{inferred.pk}"' in page
     assert "surprise party" not in page
@@ -65,7 +65,7 @@ def test_approve_without_javascript_redirects_back_with_a_message(alice_client, 
 def test_approving_a_pinned_item_makes_it_digest_eligible(alice_client):
     pinned = factories.memory("alice", "prefers concise answers", pinned=True, needs_review=True,
                               review_reason="auto_pinned", source="auto_reflection", importance=0.9)
-    assert "stays out of the startup digest" in alice_client.get("/review/").content.decode()
+    assert "out of the startup digest until you approve it" in alice_client.get("/review/").content.decode()
     assert pinned not in startup_digest("alice").memories
     assert "Nothing pinned and approved yet." in alice_client.get("/profile/").content.decode()
     alice_client.post(f"/review/memory/{pinned.pk}/approve/", **HTMX)

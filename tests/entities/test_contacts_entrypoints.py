@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from entities.models import Entity
-from entities.services import resolve_mention
+from entities.resolver import resolve_mention
 from tests import factories
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contacts"

@@ -6,7 +6,8 @@ import pytest
 from audit.models import AuditEvent
 from entities.contacts import ContactsFormatError, import_contacts
 from entities.models import Alias, Entity, EntityReview, Relation
-from entities.services import resolve_mention, self_entity
+from entities.resolver import resolve_mention
+from entities.services import self_entity
 from tests import factories
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "contacts"

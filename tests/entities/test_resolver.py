@@ -1,7 +1,8 @@
 """Entity resolution: exact → normalized → alias → partial → fuzzy, ambiguity, role phrases."""
 from entities.models import Entity
 from entities.names import normalize_name
-from entities.services import alias_add, resolve_mention, resolve_or_create, self_entity
+from entities.resolver import resolve_mention, resolve_or_create
+from entities.services import alias_add, self_entity
 from tests import factories
 
 

@@ -7,8 +7,8 @@ from forgetting.criteria import DeleteCriteria, DeleteRequestError, UnknownTarge
 from forgetting.services import deletion_counts, hard_delete
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
-from entities.selectors import graph_walk
-from entities.services import resolve_mention
+from entities.graph import graph_walk
+from entities.resolver import resolve_mention
 from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
 from memories.retrieval import search_memories
 from tests import factories

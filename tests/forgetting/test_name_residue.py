@@ -9,7 +9,7 @@ from forgetting.criteria import DeleteCriteria
 from forgetting.services import deletion_preview, hard_delete
 from audit.models import AuditEvent
 from entities.models import Entity, EntityMention, Relation
-from entities.services import resolve_mention
+from entities.resolver import resolve_mention
 from memories.hydration import startup_digest
 from memories.models import Memory
 from memories.remember import remember_memory

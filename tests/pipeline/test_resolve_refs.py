@@ -1,6 +1,6 @@
 """resolve_refs: role aliases, name forms, ambiguity, unresolved logging and session mentions."""
 from entities.models import Entity, EntityMention, EntityReview, UnresolvedReference
-from entities.services import resolve_mention
+from entities.resolver import resolve_mention
 from memories.models import Memory
 from tests import factories
 

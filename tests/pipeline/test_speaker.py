@@ -2,7 +2,7 @@
 from datetime import timedelta
 
 from entities.models import Entity, EntityMention, Relation
-from entities.services import resolve_mention
+from entities.resolver import resolve_mention
 from memories.models import Memory, MemoryEntity
 from memories.pipeline import ingest_messages
 from tests.pipeline.conftest import MONDAY

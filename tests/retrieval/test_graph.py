@@ -1,8 +1,8 @@
-"""entities.selectors: the recursive graph walk (hops, both directions, cycles, tombstones, users)."""
+"""entities.graph: the recursive graph walk (hops, both directions, cycles, tombstones, users)."""
 from django.utils import timezone
 
 from entities.models import Entity, Relation
-from entities.selectors import graph_neighbourhood, graph_walk, path_label, path_words
+from entities.graph import graph_neighbourhood, graph_walk, path_label, path_words
 from tests import factories
 
 

@@ -1,0 +1,181 @@
+"""Entity resolution: a mention ("Sarah", "my boss", "Dr. Chen") → one of the user's entities.
+
+Resolution order: exact name → normalized name → alias → first-name/partial → fuzzy
+(rapidfuzz). Two different entities matching equally well is reported as
+ambiguous instead of being merged blindly. A mention made only of pronouns,
+question words or sentence starters ("What", "Hey", "Thanks") never resolves
+and never becomes an entity. `resolve_or_create` turns a new form of a known name
+into an alias and an unknown name into a new entity.
+
+The write pipeline resolves nearly every mention of every message, so the lookups
+are hand-written SQL (read back with `models_from_sql`).
+"""
+from dataclasses import dataclass, field
+
+from django.db import connection
+from rapidfuzz import fuzz, process
+
+from entities.models import Alias, AliasOrigin, Entity, EntityKind
+from entities.names import is_not_a_name, is_role_phrase, normalize_name, strip_accents, without_title
+from entities.services import ENTITY_FIELDS, alias_add, entity_create, entity_name_complete
+from recall_site.config import recall_setting
+from recall_site.raw_models import columns, models_from_sql
+
+
+@dataclass
+class Resolution:
+    mention: str
+    entity: Entity | None
+    method: str  # exact | normalized | alias | partial | fuzzy | ambiguous | unresolved
+    score: float = 0.0
+    candidates: list[Entity] = field(default_factory=list)
+    known_form: bool = False  # the mention's normalized form is already one of the entity's names or aliases
+
+    @property
+    def resolved(self) -> bool:
+        return self.entity is not None
+
+
+def resolve_mention(user_id: str, mention: str) -> Resolution:
+    """Map a mention ("Sarah", "my boss", "Dr. Chen") to one of the user's live entities."""
+    normalized = normalize_name(mention)
+    if is_not_a_name(normalized):  # "What", "Hey", "Thanks": a partial or fuzzy match would be a false hit
+        return Resolution(mention, None, "unresolved")
+    # One query for the three direct methods, then the most specific non-empty one decides.
+    direct = _direct_matches(user_id, mention.strip(), normalized)
+    for method, matches in (
+        ("exact", [e for e in direct if e.canonical_name == mention.strip()]),
+        ("normalized", [e for e in direct if e.normalized_name == normalized]),
+        ("alias", direct),
+    ):
+        found = _single(mention, matches, method, 1.0)
+        if found:
+            found.known_form = bool(found.entity) and (method != "alias" or found.entity.has_alias)
+            return found
+    if is_role_phrase(normalized):
+        return Resolution(mention, None, "unresolved")
+    names = _name_table(user_id)
+    return _partial_match(user_id, names, mention, normalized) or _fuzzy_match(user_id, names, mention, normalized)
+
+
+def _direct_matches(user_id: str, name: str, normalized: str) -> list[Entity]:
+    """Up to 10 live non-self entities named `name`, normalized-named `normalized`, or with an alias of a
+    variant of it; each with `has_alias`: whether `normalized` itself is one of its aliases."""
+    entity, alias = Entity._meta.db_table, Alias._meta.db_table
+    sql = f"""
+        SELECT {columns(ENTITY_FIELDS, "e")},
+               EXISTS (SELECT 1 FROM {alias} a WHERE a.entity_id = e.id AND a.normalized = %s) AS has_alias
+        FROM {entity} e
+        WHERE e.user_id = %s AND e.deleted_at IS NULL AND e.kind <> %s
+          AND (e.canonical_name = %s OR e.normalized_name = %s
+               OR e.id IN (SELECT entity_id FROM {alias} WHERE user_id = %s AND normalized = ANY(%s)))
+        LIMIT 10"""
+    params = [normalized, user_id, EntityKind.SELF, name, normalized, user_id, sorted(_variants(normalized))]
+    return models_from_sql(Entity, ENTITY_FIELDS, sql, params, extra=("has_alias",))
+
+
+def _variants(normalized: str) -> set[str]:
+    return {normalized, strip_accents(normalized), without_title(normalized), strip_accents(without_title(normalized))}
+
+
+def _single(mention, matches, method, score):
+    if len(matches) == 1:
+        return Resolution(mention, matches[0], method, score)
+    if len(matches) > 1:
+        return Resolution(mention, None, "ambiguous", score, matches)
+    return None
+
+
+def _partial_match(user_id, names, mention, normalized):
+    """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
+    bare = strip_accents(without_title(normalized))
+    tokens = bare.split(" ")
+    titled = bare != strip_accents(normalized)
+    full_names = _full_names(names) if len(tokens) > 1 else {}
+    hits = {}
+    for name, entity_id in names:
+        name_tokens = strip_accents(name).split(" ")
+        if len(tokens) == 1 and len(name_tokens) > 1:
+            if (not titled and tokens[0] == name_tokens[0]) or (titled and tokens[0] == name_tokens[-1]):
+                hits[entity_id] = name
+        elif len(tokens) > 1 and len(name_tokens) == 1 and tokens[0] == name_tokens[0]:
+            # "Sarah Miller" must not land on "Sarah" when that Sarah is known to be Sarah Chen.
+            if not full_names.get(entity_id, set()) - {bare}:
+                hits[entity_id] = name
+    if not hits:
+        return None
+    return _single(mention, _live_entities(user_id, hits), "partial", 0.9)
+
+
+def _fuzzy_match(user_id, names, mention, normalized):
+    threshold = recall_setting("memory.fuzzy_match_threshold")
+    if not names:
+        return Resolution(mention, None, "unresolved")
+    choices = [strip_accents(name) for name, _ in names]
+    results = process.extract(strip_accents(normalized), choices, scorer=fuzz.ratio, limit=5)
+    best_by_entity = {}
+    for _choice, score, index in results:
+        entity_id = names[index][1]
+        if score >= threshold and score > best_by_entity.get(entity_id, 0):
+            best_by_entity[entity_id] = score
+    if not best_by_entity:
+        return Resolution(mention, None, "unresolved")
+    ranked = sorted(best_by_entity.items(), key=lambda item: -item[1])
+    entities = {entity.pk: entity for entity in _live_entities(user_id, [entity_id for entity_id, _ in ranked])}
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 3:
+        return Resolution(mention, None, "ambiguous", ranked[0][1] / 100, [entities[e] for e, _ in ranked])
+    return Resolution(mention, entities[ranked[0][0]], "fuzzy", ranked[0][1] / 100)
+
+
+def _full_names(names) -> dict[int, set[str]]:
+    """Multi-word names (first + surname) each entity is known by."""
+    full: dict[int, set[str]] = {}
+    for name, entity_id in names:
+        if " " in name:
+            full.setdefault(entity_id, set()).add(strip_accents(name))
+    return full
+
+
+def _live_entities(user_id: str, ids) -> list[Entity]:
+    """The user's live non-self entities among `ids`, oldest first."""
+    sql = (f"SELECT {columns(ENTITY_FIELDS)} FROM {Entity._meta.db_table}"
+           " WHERE user_id = %s AND id = ANY(%s) AND deleted_at IS NULL AND kind <> %s ORDER BY id")
+    return models_from_sql(Entity, ENTITY_FIELDS, sql, [user_id, list(ids), EntityKind.SELF])
+
+
+# Every live non-self entity's normalized name and aliases.
+_NAME_TABLE_SQL = f"""
+SELECT normalized_name, id FROM {Entity._meta.db_table}
+WHERE user_id = %(user_id)s AND deleted_at IS NULL AND kind <> %(self)s
+UNION ALL
+SELECT alias.normalized, alias.entity_id
+FROM {Alias._meta.db_table} alias JOIN {Entity._meta.db_table} entity ON entity.id = alias.entity_id
+WHERE alias.user_id = %(user_id)s AND entity.deleted_at IS NULL AND entity.kind <> %(self)s
+"""
+
+
+def _name_table(user_id):
+    """(normalized name or alias, entity id) for every live non-self entity of the user."""
+    with connection.cursor() as cursor:
+        cursor.execute(_NAME_TABLE_SQL, {"user_id": user_id, "self": EntityKind.SELF.value})
+        names = cursor.fetchall()
+    return [(name, pk) for name, pk in names if name and not is_role_phrase(name)]
+
+
+def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERSON,
+                      origin: str = AliasOrigin.USER_MENTION) -> Resolution:
+    """Resolve a mention; a new form of a known name becomes an alias, an unknown name a new entity.
+
+    Ambiguous mentions are returned unresolved so the caller can ask for review.
+    """
+    resolution = resolve_mention(user_id, mention)
+    if resolution.entity:
+        if not resolution.known_form:  # a new form of a known name (the canonical name is already an alias)
+            alias_add(entity=resolution.entity, alias=mention, origin=origin)
+        if resolution.method == "partial":
+            entity_name_complete(entity=resolution.entity, mention=mention)
+        return resolution
+    normalized = normalize_name(mention)
+    if resolution.method == "ambiguous" or is_role_phrase(normalized) or is_not_a_name(normalized):
+        return resolution
+    return Resolution(mention, entity_create(user_id=user_id, name=mention, kind=kind, origin=origin), "new", 1.0)
