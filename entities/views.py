@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from access.console import console_view, is_htmx
-from entities import listing
+from entities import selectors
 from entities.contacts import ContactsFormatError, import_contacts
 from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
 from entities.forms import COMMON_PREDICATES, AliasForm, ContactsImportForm, EntitySearchForm, MergeForm, PairForm, \
@@ -26,7 +26,7 @@ PAGE_SIZE = 50
 
 def _own_entity(request, public_id: str) -> Entity:
     """The acting user's live entity, or 404 — the same answer whether another user's id exists or not."""
-    entity = listing.entity_get(user_id=request.acting_user_id, public_id=public_id)
+    entity = selectors.entity_get(user_id=request.acting_user_id, public_id=public_id)
     if entity is None:
         raise Http404("No such entity.")
     return entity
@@ -37,7 +37,7 @@ def entity_list(request):
     form = EntitySearchForm(request.GET)
     form.is_valid()
     search = form.cleaned_data.get("q", "")
-    entities = listing.entity_list(user_id=request.acting_user_id, search=search,
+    entities = selectors.entity_list(user_id=request.acting_user_id, search=search,
                                    kind=form.cleaned_data.get("kind", ""))
     page = Paginator(entities, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "entities/entity_list.html", {"form": form, "page": page, "search": search,
@@ -45,11 +45,11 @@ def entity_list(request):
 
 
 def _detail_context(entity: Entity, alias_form=None, relation_form=None) -> dict:
-    neighbourhood = listing.entity_neighbourhood(entity, recall_setting("entities.graph_default_hop"))
+    neighbourhood = selectors.entity_neighbourhood(entity, recall_setting("entities.graph_default_hop"))
     return {
         "entity": entity, "aliases": entity.aliases.order_by("alias"), "alias_form": alias_form or AliasForm(),
         "relation_form": relation_form or _relation_form(entity), "predicates": COMMON_PREDICATES,
-        "memories": listing.entity_memories(entity), "relations": listing.entity_relations(entity),
+        "memories": selectors.entity_memories(entity), "relations": selectors.entity_relations(entity),
         "neighbourhood": neighbourhood, "drawing": neighbourhood_drawing(neighbourhood),
     }
 
@@ -115,7 +115,7 @@ def entity_relation_add_view(request, public_id):
 def entity_relation_remove_view(request, public_id, relation_id):
     """Remove one relation in or out of this entity (any other relation id is a 404)."""
     entity = _own_entity(request, public_id)
-    relation = get_object_or_404(listing.entity_relations(entity), pk=relation_id)
+    relation = get_object_or_404(selectors.entity_relations(entity), pk=relation_id)
     words = f"{_named(relation.subject)} {relation.predicate} {_named(relation.object)}"
     relation_delete(relation=relation, actor=request.actor)
     messages.success(request, f"Removed the relation {words}.")
@@ -130,7 +130,7 @@ def _named(entity: Entity) -> str:
 def entity_merge_suggestions(request):
     suggestions = merge_suggestions(request.acting_user_id)
     ids = {entity.pk for s in suggestions for entity in (s.left, s.right)}
-    counted = listing.entity_list(user_id=request.acting_user_id).in_bulk(ids)
+    counted = selectors.entity_list(user_id=request.acting_user_id).in_bulk(ids)
     for suggestion in suggestions:  # show each side with its memory and mention counts
         suggestion.left, suggestion.right = counted[suggestion.left.pk], counted[suggestion.right.pk]
     return render(request, "entities/merge_suggestions.html", {"suggestions": suggestions})

@@ -11,7 +11,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from access.grants import actor_name
-from entities import listing
+from entities import selectors
 from entities.api import serializers as s
 from entities.contacts import ContactsFormatError, import_contacts
 from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
@@ -43,7 +43,7 @@ def _invalid(field: str, error: Exception):
 def entity_list_view(request):
     filters = validated(s.EntityListFilterSerializer, request.query_params.dict())
     user_id = scoped_user_id(request, filters["user_id"])
-    queryset = listing.entity_list(user_id=user_id, search=filters["q"], kind=filters["kind"])
+    queryset = selectors.entity_list(user_id=user_id, search=filters["q"], kind=filters["kind"])
     return paginated_response(request, queryset, s.EntityOutputSerializer)
 
 
@@ -52,10 +52,10 @@ def entity_list_view(request):
 @api_view(["GET"])
 def entity_detail_view(request, public_id: str):
     user_id = scoped_user_id(request, validated(s.UserScopeSerializer, request.query_params.dict())["user_id"])
-    entity = listing.entity_get(user_id=user_id, public_id=public_id)
+    entity = selectors.entity_get(user_id=user_id, public_id=public_id)
     if entity is None:
         raise Http404("No such entity.")
-    context = {"relations": listing.entity_relations(entity), "memories": listing.entity_memories(entity)}
+    context = {"relations": selectors.entity_relations(entity), "memories": selectors.entity_memories(entity)}
     return Response(s.EntityDetailOutputSerializer(entity, context=context).data)
 
 
@@ -73,7 +73,7 @@ def entity_graph_view(request, public_id: str):
     query = validated(s.GraphQuerySerializer, request.query_params.dict())
     entity = _entity_or_404(scoped_user_id(request, query["user_id"]), public_id)
     hop = query.get("hop") or recall_setting("entities.graph_default_hop")
-    return Response(s.graph_payload(listing.entity_neighbourhood(entity, hop)))
+    return Response(s.graph_payload(selectors.entity_neighbourhood(entity, hop)))
 
 
 @extend_schema(request=s.MergeInputSerializer, responses=with_errors({200: dict}, 400, 404))
@@ -86,7 +86,7 @@ def entity_merge_view(request):
         counts = entity_merge(user_id=user_id, winner=winner, loser=loser, actor=actor_name(request.user))
     except MergeError as error:
         _invalid("loser", error)
-    merged = listing.entity_get(user_id=user_id, public_id=winner.public_id)
+    merged = selectors.entity_get(user_id=user_id, public_id=winner.public_id)
     return Response({"winner": s.EntityOutputSerializer(merged).data, "loser": data["loser"], "counts": counts})
 
 
@@ -108,7 +108,7 @@ def entity_aliases_view(request, public_id: str):
     except CurationError as error:
         _invalid("alias", error)
     code = status.HTTP_201_CREATED if request.method == "POST" else status.HTTP_200_OK
-    return Response(s.EntityOutputSerializer(listing.entity_get(user_id=user_id, public_id=public_id)).data,
+    return Response(s.EntityOutputSerializer(selectors.entity_get(user_id=user_id, public_id=public_id)).data,
                     status=code)
 
 

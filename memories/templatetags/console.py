@@ -2,6 +2,7 @@
 import re
 
 from django import template
+from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.timesince import timesince
 
@@ -13,15 +14,15 @@ from memories.review_queue import review_count
 
 register = template.Library()
 
-NAV_ITEMS = (
-    ("/", "Dashboard"),
-    ("/review/", "Review"),
-    ("/memories/", "Memories"),
-    ("/entities/", "Entities"),
-    ("/metrics/", "Metrics"),
-    ("/forget/", "Forget"),
-    ("/audit/", "Audit log"),
-    ("/profile/", "Profile"),
+NAV_ITEMS = (  # (URL name, label)
+    ("dashboard", "Dashboard"),
+    ("review", "Review"),
+    ("memories", "Memories"),
+    ("entity-list", "Entities"),
+    ("metrics", "Metrics"),
+    ("forget", "Forget"),
+    ("audit-log", "Audit log"),
+    ("profile", "Profile"),
 )
 
 
@@ -31,7 +32,7 @@ def console_nav(context):
     acting = console_user_id(request)
     items = [
         {"href": href, "label": label, "active": _is_active(request.path, href)}
-        for href, label in NAV_ITEMS
+        for href, label in ((reverse(name), label) for name, label in NAV_ITEMS)
     ]
     return {
         "request": request, "user": request.user, "items": items, "acting_user_id": acting,

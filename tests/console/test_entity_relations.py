@@ -3,7 +3,7 @@ import pytest
 
 from audit.models import AuditEvent
 from entities.graph_view import PREDICATE_FONT, NAME_FONT, neighbourhood_drawing
-from entities.listing import entity_neighbourhood
+from entities.selectors import entity_neighbourhood
 from entities.models import Relation
 from tests import factories
 

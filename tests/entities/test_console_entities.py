@@ -169,7 +169,7 @@ def test_imports_land_in_the_acting_users_graph_only(bob_client, db):
 
 def test_the_graph_drawing_fits_its_canvas_and_centres_the_entity(sarahs):
     from entities.graph_view import neighbourhood_drawing
-    from entities.listing import entity_neighbourhood
+    from entities.selectors import entity_neighbourhood
 
     sarah, _ = sarahs
     drawing = neighbourhood_drawing(entity_neighbourhood(sarah, 2))
