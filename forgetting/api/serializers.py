@@ -8,7 +8,7 @@ from memories.models import MemoryType
 
 
 class OneOrManyField(serializers.ListField):
-    """Accepts "s1" as well as ["s1", "s2"] (the seed passes a single session id)."""
+    """Accepts "s1" as well as ["s1", "s2"] (assistants often pass a single session id)."""
 
     def to_internal_value(self, data):
         return super().to_internal_value([data] if isinstance(data, (str, int)) else data)

@@ -3,7 +3,7 @@
 The score starts from a neutral base, adds weight for cues of storable signal
 (first-person statements, preferences, life events, people and roles, plans with
 a time, what someone in the user's life thinks or did — "Alex thinks…" — and
-chat about one's own doings and feelings) and subtracts for the seed's junk:
+chat about one's own doings and feelings) and subtracts for junk:
 laughter and small talk, task confirmations ("ok done"), motivational quotes,
 jokes, trivia, ambient weather, requests addressed to the assistant and chat
 pleasantries ("No worries! Let me know how it goes."). A transcript line is

@@ -1,6 +1,6 @@
 """The rule-based extractor (the default): offline, deterministic regular expressions.
 
-It knows the seed's forms: plans with a time ("lunch with Sarah Thursday" → event
+It knows the common forms: plans with a time ("lunch with Sarah Thursday" → event
 with valid_from), preferences ("I prefer morning meetings" → "prefers morning
 meetings"), relations ("Alex is Sarah's partner", "Sarah is my manager", "my sister
 Emma"), biographical facts with an attribute (residence, employer, name, diet…),

@@ -5,7 +5,7 @@ keyword rules first and, when no rule fires, by the nearest centroid of
 labelled example queries (query_domains.yaml) embedded once per process; a
 centroid that beats `personal` by less than `gating.centroid_min_margin`
 leaves the query personal, the broadest narrowing.
-The domain narrows the memory domains searched (SPEC §3); explicit filters and
+The domain narrows the memory domains searched (README, "Search"); explicit filters and
 the escape hatch ("including personal stuff", include_all_domains) override it.
 Sensitive memories always need `gating.sensitive_min_confidence`, whatever
 the filters say.

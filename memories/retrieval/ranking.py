@@ -11,8 +11,8 @@ when the scores themselves were fused.
 
 Freshness (memories.decay.memory_freshness: confidence × 0.5^(age/half-life)) and
 importance (floor + (1 − floor) × importance) then order memories of similar
-relevance without burying the best match, as the seed asks ("ranks lower in
-retrieval unless the query closely matches it"):
+relevance without burying the best match: an old memory ranks lower unless the
+query closely matches it:
 
     score = relevance × (1 − w + w × freshness × importance)
 
