@@ -42,15 +42,15 @@ def self_entity(user_id: str) -> Entity:
 
 def entity_create(*, user_id: str, name: str, kind: str = EntityKind.PERSON,
                   origin: str = AliasOrigin.USER_MENTION) -> Entity:
-    """A new entity, or the live one of that name and kind when a parallel write made it first
-    (the constraint one_live_entity_per_name decides)."""
+    """A new entity, or the live one of that name and kind when a parallel write made it first:
+    `INSERT … ON CONFLICT DO NOTHING` against the constraint one_live_entity_per_name, then the live row."""
     normalized = normalize_name(name)
-    try:
-        with transaction.atomic():
-            entity = Entity.objects.create(user_id=user_id, kind=kind, canonical_name=name.strip(),
-                                           normalized_name=normalized)
-    except IntegrityError:
+    entity = Entity(user_id=user_id, kind=kind, canonical_name=name.strip(), normalized_name=normalized)
+    if normalized:  # the constraint covers named entities only
+        Entity.objects.bulk_create([entity], ignore_conflicts=True)
         entity = Entity.objects.live().get(user_id=user_id, kind=kind, normalized_name=normalized)
+    else:
+        entity.save()
     alias_add(entity=entity, alias=name, origin=origin)
     return entity
 
