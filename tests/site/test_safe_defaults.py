@@ -114,3 +114,9 @@ def test_behind_a_tls_proxy_http_is_redirected_and_https_gets_hsts(db, settings)
     assert client.get("/api/v1/health").status_code == 200  # probes inside the network stay on HTTP
     secure = client.get("/login/", HTTP_X_FORWARDED_PROTO="https")
     assert secure.status_code == 200 and secure["Strict-Transport-Security"].startswith("max-age=31536000")
+
+
+def test_static_files_are_served_with_debug_off_by_any_server(client, settings):
+    settings.DEBUG = False
+    response = client.get("/static/css/recall.css")
+    assert response.status_code == 200 and b"{" in b"".join(response.streaming_content)
