@@ -21,6 +21,7 @@ class AuditAction(models.TextChoices):
     MEMORY_PIN = "memory_pin", "Memory pinned"
     MEMORY_UNPIN = "memory_unpin", "Memory unpinned"
     MEMORY_RESTORE = "memory_restore", "Memory restored"
+    MEMORY_PERSON_CHOSEN = "memory_person_chosen", "Person chosen for a memory"
     INGEST = "ingest", "Messages ingested"
     UPDATE_USER_PROFILE = "update_user_profile", "Profile updated"
     ENTITY_MERGE = "entity_merge", "Entities merged"

@@ -34,6 +34,11 @@ class DeleteCriteria:
         if self.entity_refs and (self.types or self.before):
             raise DeleteRequestError("types/before cannot narrow an entity forget: everything about her goes.")
 
+    def kind(self) -> str:
+        """What is forgotten, in one word: entity, session, memory or filter."""
+        return ("entity" if self.entity_refs else "session" if self.source_session else
+                "memory" if self.memory_ids else "filter")
+
     def scope_ids(self) -> dict:
         scope = {k: v for k, v in asdict(self).items() if v and k != "before"}
         if self.before:

@@ -16,11 +16,21 @@ FORGET_KINDS = [
 ]
 
 
+class LastFilledNumberInput(forms.NumberInput):
+    """A number that may come twice — picked from the search's radio buttons and typed in the box, both named
+    `memory_id` — reads as the last one filled in."""
+
+    def value_from_datadict(self, data, files, name):
+        values = [value for value in (data.getlist(name) if hasattr(data, "getlist") else [data.get(name)])
+                  if value not in (None, "")]
+        return values[-1] if values else None
+
+
 class ForgetForm(forms.Form):
     kind = forms.ChoiceField(choices=FORGET_KINDS, widget=forms.RadioSelect, initial="entity")
     entity = forms.ChoiceField(required=False, label="Person or thing")
     session = forms.ChoiceField(required=False, label="Session")
-    memory_id = forms.IntegerField(required=False, min_value=1, label="Memory id")
+    memory_id = forms.IntegerField(required=False, min_value=1, label="…or type its id", widget=LastFilledNumberInput)
     types = forms.MultipleChoiceField(required=False, choices=MemoryType.choices,
                                       widget=forms.CheckboxSelectMultiple, label="Types")
     before = forms.DateField(required=False, label="Created before",
@@ -56,7 +66,7 @@ class ForgetForm(forms.Form):
     def _check_memory(self, memory_id):
         if memory_id is None:
             if "memory_id" not in self.errors:
-                self.add_error("memory_id", "Enter the id of the memory to forget.")
+                self.add_error("memory_id", "Find the memory by its words and pick it, or enter its id.")
         elif not Memory.objects.for_user(self.user_id).filter(pk=memory_id).exists():
             self.add_error("memory_id", f"There is no memory #{memory_id} for this user.")
 

@@ -20,6 +20,7 @@ from memories.models import Memory
 from recall_site.config import recall_setting
 from recall_site.locks import retry_on_conflict, user_write_lock
 from recall_site.purging import id_array, purge, purge_counts
+from recall_site.telemetry import FORGET_REQUESTS
 
 # A dry run lists at most this many memories (the counts cover all of them).
 PREVIEW_LIMIT = 200
@@ -67,4 +68,5 @@ def _hard_delete(user_id: str, criteria: DeleteCriteria, actor: str, audit_reaso
         )
         if recall_setting("audit.vacuum_after_forget"):
             transaction.on_commit(lambda: async_task(vacuum_after_forget))
+        transaction.on_commit(lambda: FORGET_REQUESTS.labels(criteria.kind()).inc())
     return {"counts": counts, "audit_event_id": event.pk}

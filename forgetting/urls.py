@@ -4,4 +4,5 @@ from forgetting import views
 
 urlpatterns = [
     path("forget/", views.forget, name="forget"),
+    path("forget/memories/", views.forget_memory_search, name="forget-memory-search"),
 ]

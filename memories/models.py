@@ -215,6 +215,7 @@ class HistoryAction(models.TextChoices):
     UNPINNED = "unpinned", "Unpinned"
     EXPIRED = "expired", "Expired"
     RESTORED = "restored", "Restored"
+    PERSON_CHOSEN = "person_chosen", "Person chosen in review"
 
 
 class MemoryHistory(models.Model):
@@ -233,6 +234,26 @@ class MemoryHistory(models.Model):
     class Meta:
         verbose_name_plural = "memory history"
         ordering = ["at", "id"]
+
+
+class SourceMessage(models.Model):
+    """The words of a message a memory came from (ingested, or given to remember_memory), shown as the
+    evidence for review. Kept only while a memory of the user names it in `source_message_ids`: the deletion
+    engine removes it with the last such memory, and with its session (memories/purgers.py)."""
+
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    message_id = models.CharField(max_length=128)
+    speaker = models.CharField(max_length=128, blank=True)
+    text = models.TextField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user_id", "message_id"], name="unique_source_message")]
+        indexes = [models.Index(fields=["user_id", "session_id"], name="source_message_user_session")]
+
+    def __str__(self):
+        return f"{self.message_id}: {self.text[:60]}"
 
 
 class UserProfile(models.Model):

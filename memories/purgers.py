@@ -1,6 +1,7 @@
 """The memories app's part of every deletion (recall_site/purging.py): memories, their entity links and
-history, supersession links pointing at them, per-turn injection records, queued embedding tasks, the
-centroids of other entities that averaged their embeddings, and profile entries naming a forgotten person.
+history, the source messages no remaining memory names (and all of a forgotten session's), supersession
+links pointing at them, per-turn injection records, queued embedding tasks, the centroids of other
+entities that averaged their embeddings, and profile entries naming a forgotten person.
 """
 from django.db import connection
 from django.db.models import Q
@@ -8,7 +9,7 @@ from django.db.models.expressions import RawSQL
 from django_q.models import OrmQ
 
 from entities.models import Entity
-from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.models import Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile
 from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
 from recall_site.redaction import mentions_any
@@ -19,7 +20,7 @@ MEMORY_ID_TASKS = {task_name(embed_memories)}
 
 
 class MemoryPurger(Purger):
-    models = (Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile)
+    models = (Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile)
     order = 10  # before entities: links and memories point at them
 
     def count(self, plan: PurgePlan) -> dict[str, int]:
@@ -28,6 +29,7 @@ class MemoryPurger(Purger):
             "memories": len(ids),
             "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=id_array(ids)).count(),
             "memory_history": MemoryHistory.objects.filter(memory_id__in=id_array(ids)).count(),
+            "source_messages": _source_messages(plan, delete=False),
             "superseded_links_cleared": _superseding_others(ids, clear=False),
             "turn_injections": _turn_injections(plan).count(),
             "queued_tasks": len(_queued_task_ids(set(ids))),
@@ -41,6 +43,7 @@ class MemoryPurger(Purger):
             "turn_injections": _forget_turn_injections(plan),
             "queued_tasks": OrmQ.objects.filter(pk__in=_queued_task_ids(set(ids))).delete()[0],
             "memory_history": sql_delete(MemoryHistory, "memory_id", ids),
+            "source_messages": _source_messages(plan, delete=True),
             "memory_entity_links": sql_delete(MemoryEntity, "memory_id", ids),
         }
         counts["memories"] = sql_delete(Memory, "id", ids)
@@ -61,6 +64,28 @@ def _superseding_others(memory_ids: list[int], *, clear: bool) -> int:
             cursor.execute(f'UPDATE "{table}" SET superseded_by_id = NULL WHERE {where}', [memory_ids, memory_ids])
             return cursor.rowcount
         cursor.execute(f'SELECT count(*) FROM "{table}" WHERE {where}', [memory_ids, memory_ids])
+        return cursor.fetchone()[0]
+
+
+def _source_messages(plan: PurgePlan, *, delete: bool) -> int:
+    """The user's source messages of the forgotten sessions, and those the plan's memories name that no other
+    memory of the user names: count them, or delete them (before the memories go: one statement either way)."""
+    if not (plan.memory_ids or plan.sessions):
+        return 0
+    memory, table = Memory._meta.db_table, SourceMessage._meta.db_table
+    named = (f'WITH named AS (SELECT DISTINCT unnest(source_message_ids) AS message_id FROM "{memory}" '
+             "WHERE id = ANY(%s)), "
+             f'kept AS (SELECT unnest(source_message_ids) AS message_id FROM "{memory}" WHERE user_id = %s '
+             "AND NOT (id = ANY(%s)) AND source_message_ids && ARRAY(SELECT message_id FROM named)::varchar[]) ")
+    where = ("WHERE user_id = %s AND (session_id = ANY(%s) OR (message_id IN (SELECT message_id FROM named) "
+             "AND message_id NOT IN (SELECT message_id FROM kept)))")
+    ids = list(plan.memory_ids)
+    params = [ids, plan.user_id, ids, plan.user_id, list(plan.sessions)]
+    with connection.cursor() as cursor:
+        if delete:
+            cursor.execute(f'{named} DELETE FROM "{table}" {where}', params)
+            return cursor.rowcount
+        cursor.execute(f'{named} SELECT count(*) FROM "{table}" {where}', params)
         return cursor.fetchone()[0]
 
 

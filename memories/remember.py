@@ -7,12 +7,14 @@ resolve_refs, reconcile and persist run as for any message, so saying the same
 thing twice reinforces, a new value for a known attribute supersedes, and the
 people the content names are linked as ingest links them (besides any given in
 `entities`), so forgetting a person also finds what was remembered about her.
+The content is kept as the memory's source message (under the given
+`source_message_id`, else a stable id made from it), like an ingested message.
 """
 from django.utils import timezone
 
 from entities.names import normalize_name
 from memories.models import Memory, MemoryType, Scope, Source
-from memories.pipeline import run_stages
+from memories.pipeline import message_id_for, run_stages
 from memories.pipeline.base import (
     Candidate, IngestContext, Mention, Message, WorkItem, default_confidence, default_importance,
 )
@@ -30,8 +32,9 @@ def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, 
         mentions=_mentions(content, entities), domain=domain, sensitive=sensitive, pinned=pinned,
         scope=scope, source=Source.MANUAL_TOOL,
     )
-    item = WorkItem(Message(content=content, timestamp=timezone.now(), id=source_message_id or ""),
-                    candidates=[candidate])
+    now = timezone.now()
+    message_id = source_message_id or message_id_for(session_id, now, content)
+    item = WorkItem(Message(content=content, timestamp=now, id=message_id), candidates=[candidate])
     context = IngestContext(user_id=user_id, session_id=session_id, source=Source.MANUAL_TOOL, actor=actor,
                             explicit=True)
     run_stages([item], context)

@@ -1,4 +1,5 @@
-"""Review-queue actions: approve, reject, pin/unpin memories; confirm or dismiss entity questions.
+"""Review-queue actions: approve, reject, pin/unpin memories; say which person an ambiguous name in a memory
+means; confirm or dismiss entity questions.
 
 Each action runs in a transaction and writes its audit row (ids only) in the same transaction.
 """
@@ -9,7 +10,10 @@ from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.drift import drift_rebaseline
 from entities.models import Entity, EntityReview, EntityReviewKind
+from entities.services import entity_create
+from memories.entity_links import move_memory_person
 from memories.models import HistoryAction, Memory
+from memories.review_queue import ambiguity_of, ambiguities
 from memories.services import history_record, memory_forget
 from recall_site.config import recall_setting
 
@@ -62,6 +66,32 @@ def memories_bulk_review(*, memories: list[Memory], action: str, actor: str) -> 
         else:
             memory_pin(memory=memory, actor=actor, pinned=action == "pin")
     return len(memories)
+
+
+@transaction.atomic
+def memory_person_choose(*, memory: Memory, review: EntityReview, actor: str, entity: Entity | None = None,
+                         new_name: str = "") -> Entity:
+    """Answer an ambiguous name on a waiting memory: it is about `entity` (one of the review's two people) or,
+    without one, someone new called `new_name` (a new entity). The memory's links and subject move to that
+    person, the name question is closed (the two are different people), and the memory leaves the queue
+    unless another open name question still holds it. Returns the person chosen."""
+    people = [review.entity_id, review.candidate_id]
+    if review.kind != EntityReviewKind.AMBIGUOUS_MATCH or (entity is not None and entity.pk not in people):
+        raise ValueError("Choose one of the two people the name could mean, or someone new.")
+    if entity is None and not new_name.strip():
+        raise ValueError("Give the new person a name.")
+    chosen = entity or entity_create(user_id=memory.user_id, name=new_name)
+    move_memory_person(memory, from_ids=people, to=chosen)
+    review.resolved_at = timezone.now()
+    review.save(update_fields=["resolved_at"])
+    if ambiguity_of(memory, ambiguities(memory.user_id)) is None:
+        memory.needs_review, memory.review_reason, memory.reviewed_at = False, "", review.resolved_at
+        memory.save(update_fields=["needs_review", "review_reason", "reviewed_at", "updated_at"])
+    history_record(memory, HistoryAction.PERSON_CHOSEN)
+    audit_record(actor=actor, action=AuditAction.MEMORY_PERSON_CHOSEN, user_id=memory.user_id,
+                 target_ids={"memory_ids": [memory.pk], "entity_ids": [chosen.public_id], "review_id": review.pk},
+                 counts={"memories": 1, "entities_created": int(entity is None)})
+    return chosen
 
 
 @transaction.atomic

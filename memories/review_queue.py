@@ -22,6 +22,11 @@ class Ambiguity:
 
     word: str
     names: tuple[str, str]
+    review: EntityReview
+
+    @property
+    def people(self) -> tuple[Entity, Entity]:
+        return self.review.entity, self.review.candidate
 
 
 def ambiguities(user_id: str) -> list[Ambiguity]:
@@ -34,16 +39,24 @@ def ambiguities(user_id: str) -> list[Ambiguity]:
         theirs = {word.casefold() for word in _WORD.findall(second)}
         shared = [word for word in _WORD.findall(first) if word.casefold() in theirs]
         if shared:
-            found.append(Ambiguity(shared[0], (first, second)))
+            found.append(Ambiguity(shared[0], (first, second), review))
     return found
 
 
 def with_review_reasons(user_id: str, memories):
-    """Set `reason_text` on each memory (one query for the open name questions); returns the memories."""
+    """Set `reason_text` on each memory, and `ambiguity`: the open name question a reviewer can answer on it
+    (one query for the open name questions); returns the memories."""
     known = ambiguities(user_id)
     for memory in memories:
         memory.reason_text = review_reason_text(memory, known)
+        memory.ambiguity = ambiguity_of(memory, known) if memory.review_reason == "ambiguous_entity" else None
     return memories
+
+
+def ambiguity_of(memory: Memory, known: list[Ambiguity]) -> Ambiguity | None:
+    """The first open name question whose shared name the memory's words contain."""
+    words = {word.casefold() for word in _WORD.findall(memory.content)}
+    return next((ambiguity for ambiguity in known if ambiguity.word.casefold() in words), None)
 
 
 def review_reason_text(memory: Memory, known: list[Ambiguity] = ()) -> str:
@@ -74,10 +87,9 @@ def _inferred(memory, _known, _gap) -> str:
 
 
 def _ambiguous(memory, known, _gap) -> str:
-    words = {word.casefold() for word in _WORD.findall(memory.content)}
-    for ambiguity in known:
-        if ambiguity.word.casefold() in words:
-            return f"ambiguous: ‘{ambiguity.word}’ could be {ambiguity.names[0]} or {ambiguity.names[1]}"
+    ambiguity = ambiguity_of(memory, known)
+    if ambiguity:
+        return f"ambiguous: ‘{ambiguity.word}’ could be {ambiguity.names[0]} or {ambiguity.names[1]}"
     return "ambiguous: a name in it could mean more than one person"
 
 

@@ -1,8 +1,8 @@
 """Reads of memories, always scoped to one user id."""
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from access.grants import granted_user_ids
-from memories.models import Memory
+from memories.models import Memory, SourceMessage
 
 LIST_FILTERS = ("type", "domain", "status", "source", "session_id", "pinned", "needs_review")
 
@@ -13,8 +13,29 @@ def memory_list(*, user_id: str, **filters) -> QuerySet:
     return queryset.filter(**wanted)
 
 
+def memories_with_words(*, user_id: str, text: str, limit: int = 10) -> list[Memory]:
+    """The user's newest memories (any status) whose content holds every word of `text`, case-insensitive."""
+    words = text.split()
+    if not words:
+        return []
+    wanted = Q()
+    for word in words:
+        wanted &= Q(content__icontains=word)
+    return list(Memory.objects.for_user(user_id).without_vectors().filter(wanted).order_by("-created_at", "-id")[:limit])
+
+
 def memories_visible_to(account) -> QuerySet:
     """Every memory the account may see: all for staff, else those of its granted user ids."""
     if account.is_staff:
         return Memory.objects.all()
     return Memory.objects.filter(user_id__in=granted_user_ids(account))
+
+
+def with_source_messages(user_id: str, memories):
+    """Set `source_messages` on each memory: the kept words of its source messages, in the order it names them
+    (one query for all); a message whose words were not kept is left out. Returns the memories."""
+    wanted = {message_id for memory in memories for message_id in memory.source_message_ids}
+    found = {row.message_id: row for row in SourceMessage.objects.filter(user_id=user_id, message_id__in=wanted)}
+    for memory in memories:
+        memory.source_messages = [found[message_id] for message_id in memory.source_message_ids if message_id in found]
+    return memories

@@ -1,8 +1,8 @@
 """State changes on memories and profiles. Each runs in a transaction and writes its audit row.
 
-`history_record` and `memory_create`'s entity links are written with hand-written
-SQL: the write pipeline adds them for nearly every message, and the ORM's save and
-bulk_create paths cost more than the INSERTs themselves.
+`history_record`, `source_message_record` and `memory_create`'s entity links are
+written with hand-written SQL: the write pipeline adds them for nearly every message,
+and the ORM's save and bulk_create paths cost more than the INSERTs themselves.
 """
 from django.db import connection, transaction
 from django.db.models import F
@@ -13,12 +13,13 @@ from audit.services import audit_record
 from memories.decay import half_life_for, memory_freshness
 from memories.expiry import memories_mark_expired
 from memories.models import (
-    EmbeddingStatus, HistoryAction, Memory, MemoryEntity, MemoryHistory, Status, UserProfile,
+    EmbeddingStatus, HistoryAction, Memory, MemoryEntity, MemoryHistory, SourceMessage, Status, UserProfile,
 )
 from memories.tasks import enqueue_embedding
 from recall_site.config import recall_setting
 from recall_site.locks import user_write_lock
 from recall_site.purging import PurgePlan, purge
+from recall_site.telemetry import FORGET_REQUESTS
 
 MAX_CONFIDENCE = 0.99
 EDITABLE_FIELDS = (
@@ -32,6 +33,14 @@ def history_record(memory: Memory, action: str, *, session_id: str = "", related
            " VALUES (%s, %s, %s, %s, %s, %s)")
     with connection.cursor() as cursor:
         cursor.execute(sql, [memory.user_id, memory.pk, action, session_id or "", related_memory_id, timezone.now()])
+
+
+def source_message_record(*, user_id: str, session_id: str, message_id: str, speaker: str, text: str, at) -> None:
+    """Keep the words of a message that yielded a memory, once per (user, message id): the first text wins."""
+    sql = (f"INSERT INTO {SourceMessage._meta.db_table} (user_id, session_id, message_id, speaker, text, at)"
+           " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, message_id) DO NOTHING")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, session_id, message_id, speaker, text, at])
 
 
 # No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
@@ -97,6 +106,8 @@ def memory_forget(*, memory: Memory, actor: str, action: str = AuditAction.FORGE
     counts only — no free text that could carry content."""
     user_write_lock(memory.user_id)
     counts = purge(PurgePlan(user_id=memory.user_id, memory_ids=[memory.pk]))
+    kind = "memory" if action == AuditAction.FORGET_MEMORY else str(action)
+    transaction.on_commit(lambda: FORGET_REQUESTS.labels(kind).inc())
     audit_record(actor=actor, action=action, user_id=memory.user_id,
                  target_ids={"memory_ids": [memory.pk]}, counts=counts)
     return counts

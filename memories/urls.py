@@ -14,6 +14,7 @@ urlpatterns = [
     path("review/memory/<int:pk>/reject/", review.review_reject, name="review-reject"),
     path("review/memory/<int:pk>/pin/", review.review_pin, name="review-pin"),
     path("review/memory/<int:pk>/edit/", review.review_edit, name="review-edit"),
+    path("review/memory/<int:pk>/person/", review.review_choose_person, name="review-choose-person"),
     path("review/entity/<int:pk>/", review.entity_review_answer, name="entity-review-answer"),
     path("memories/", browse.memory_browser, name="memories"),
     path("memories/<int:pk>/", browse.memory_detail, name="memory-detail"),

@@ -1,4 +1,6 @@
 """Retrieval API: search, the startup digest (hydrate) and per-turn retrieval."""
+import time
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
@@ -10,6 +12,7 @@ from memories.retrieval import search_memories
 from recall_site.api_schema import with_errors
 from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from recall_site.api_input import validated
+from recall_site.telemetry import SEARCH_SECONDS
 
 
 @extend_schema(request=s.SearchInputSerializer, responses=with_errors({200: out.SearchOutputSerializer}, 400))
@@ -17,6 +20,7 @@ from recall_site.api_input import validated
 def search_view(request):
     data = validated(s.SearchInputSerializer, request.data)
     scope, hints, filters = data.get("scope", {}), data.get("hints", {}), data.get("filters", {})
+    began = time.perf_counter()
     outcome = search_memories(
         user_id=scoped_user_id(request, scope.get("user_id")),
         query=data["query"],
@@ -29,7 +33,13 @@ def search_view(request):
         include_all_domains=filters.get("include_all_domains", False),
         limit=data.get("limit"),
     )
+    SEARCH_SECONDS.labels(search_mode(outcome, hints.get("hop"))).observe(time.perf_counter() - began)
     return Response(s.search_response(outcome))
+
+
+def search_mode(outcome, hop) -> str:
+    """"hybrid" (meaning and words) or "text" (words only), "+hops" when the request asked for graph hops."""
+    return ("hybrid" if "semantic" in outcome.retrievers else "text") + ("+hops" if hop else "")
 
 
 @extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: out.DigestOutputSerializer}, 400))

@@ -35,6 +35,7 @@ from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import TagDomain
 from memories.tasks import embedding_jobs_coalesced
 from recall_site.locks import retry_on_conflict, user_write_lock
+from recall_site.telemetry import INGEST_MESSAGES
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +125,8 @@ def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, m
             id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
         ))
     trace = run_pipeline(user_id=user_id, session_id=session_id, messages=parsed, source=source, actor=actor)
+    for entry in trace.entries:
+        INGEST_MESSAGES.labels(entry.outcome, entry.stage).inc()
     with transaction.atomic():
         audit_record(actor=actor, action=AuditAction.INGEST, user_id=user_id,
                      target_ids={"session_id": session_id, "memory_ids": trace.memory_ids},

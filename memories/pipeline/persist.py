@@ -4,7 +4,8 @@ New memories go through `memory_create` (row, entity links, history, embedding
 enqueued on commit per `memory_semantic.*`); reinforcements, pattern updates and
 supersession go through their services (`memories/services.py`), as does the
 single-valued relation edge. Every row carries the session id and the source
-message id. A new memory already below the retrieval floor (an old transcript's
+message id, and the words of a message that yielded a memory are kept as its
+`SourceMessage` (the evidence a reviewer reads). A new memory already below the retrieval floor (an old transcript's
 date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
@@ -13,6 +14,7 @@ from memories.models import Memory
 from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.services import (
     memory_create, memory_expire_on_arrival, memory_reinforce, memory_supersede, pattern_update,
+    source_message_record,
 )
 from memories.review import memory_pin
 
@@ -30,6 +32,10 @@ class Persist(Stage):
                 item.results.append(_result(Outcome.REJECTED, rejected.stage, rejected.reason, candidate))
             else:
                 item.results.append(self._write(candidate, item, context))
+        message = item.message
+        if message.id and any(result.memory_id for result in item.results):
+            source_message_record(user_id=context.user_id, session_id=context.session_id, message_id=message.id,
+                                  speaker=message.speaker or message.role, text=message.content, at=message.timestamp)
 
     def _write(self, candidate: Candidate, item: WorkItem, context: IngestContext) -> CandidateResult:
         message = item.message

@@ -1,4 +1,4 @@
-"""Memory browser: search and filter the acting user's memories; one memory with its history.
+"""Memory browser: search and filter the acting user's memories; one memory with what was said, its history.
 
 The search form is POSTed, so what a user searches for never appears in a URL
 and so never in an access log; the filters (type, session, page…) stay in the
@@ -17,7 +17,7 @@ from memories.forms import MemoryFilterForm
 from memories.models import Domain, Memory, MemoryEntity
 from memories.retrieval import SearchOutcome, search_memories
 from memories.review_queue import with_review_reasons
-from memories.selectors import memory_list
+from memories.selectors import memory_list, with_source_messages
 from recall_site.config import recall_setting
 
 PAGE_SIZE = 25
@@ -83,6 +83,7 @@ def memory_detail(request, pk):
         row.related_exists = row.related_memory_id in existing
     if memory.needs_review:
         with_review_reasons(memory.user_id, [memory])
+    with_source_messages(memory.user_id, [memory])
     return render(request, "memories/memory_detail.html", {
         "memory": memory, "links": links, "history": history,
         "supersedes": Memory.objects.for_user(memory.user_id).filter(superseded_by=memory).order_by("-created_at"),

@@ -5,6 +5,7 @@ JavaScript (it redirects back to the queue).
 """
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -13,8 +14,11 @@ from access.console import console_view, is_htmx
 from entities.models import EntityReview
 from memories.forms import BulkReviewForm, MemoryEditForm
 from memories.models import Memory
-from memories.review import entity_review_resolve, memories_bulk_review, memory_approve, memory_pin, memory_reject
+from memories.review import (
+    entity_review_resolve, memories_bulk_review, memory_approve, memory_person_choose, memory_pin, memory_reject,
+)
 from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
+from memories.selectors import with_source_messages
 from memories.services import memory_update
 
 ENTITY_REVIEW_DONE = {
@@ -32,12 +36,16 @@ def _own_memory(request, pk) -> Memory:
 
 
 def _with_reason(request, memory: Memory) -> Memory:
-    """The memory with `reason_text`, the words for why it waits."""
-    return with_review_reasons(request.acting_user_id, [memory])[0]
+    """The memory with `reason_text`, the words for why it waits, and the `source_messages` it came from."""
+    return _evidence(request.acting_user_id, [memory])[0]
+
+
+def _evidence(user_id: str, memories: list[Memory]) -> list[Memory]:
+    return with_source_messages(user_id, with_review_reasons(user_id, memories))
 
 
 def _queue_context(request, **extra) -> dict:
-    memories = with_review_reasons(request.acting_user_id, list(memories_needing_review(request.acting_user_id)))
+    memories = _evidence(request.acting_user_id, list(memories_needing_review(request.acting_user_id)))
     return {"memories": memories, "entity_reviews": list(open_entity_reviews(request.acting_user_id)), **extra}
 
 
@@ -121,6 +129,27 @@ def review_edit(request, pk):
     status = 400 if form.errors and not is_htmx(request) else 200
     template = "memories/_review_edit.html" if is_htmx(request) else "memories/review_edit.html"
     return render(request, template, context, status=status)
+
+
+@console_view
+@require_POST
+def review_choose_person(request, pk):
+    """Which person an ambiguous name in this memory means: `person` is one of the two people's public ids, or
+    "new" for someone new called `new_name` (the name as said when left blank)."""
+    memory = _with_reason(request, _own_memory(request, pk))
+    if memory.ambiguity is None:
+        raise Http404("This memory raises no open name question.")
+    review, choice = memory.ambiguity.review, request.POST.get("person", "")
+    entity = {person.public_id: person for person in memory.ambiguity.people}.get(choice)
+    if entity is None and choice != "new":
+        return HttpResponseBadRequest("Choose one of the people, or someone new.")
+    new_name = request.POST.get("new_name", "").strip() or memory.ambiguity.word
+    chosen = memory_person_choose(memory=memory, review=review, actor=request.actor, entity=entity,
+                                  new_name=new_name)
+    memory = _with_reason(request, _own_memory(request, pk))
+    message = f"Now about {chosen.canonical_name}."
+    template = "memories/_review_item.html" if memory.needs_review else "memories/_review_done.html"
+    return _reviewed(request, template, {"memory": memory, "message": message, "resolved_review": review}, message)
 
 
 @console_view

@@ -73,7 +73,7 @@ def test_missing_target_is_a_form_error(alice_client):
     for data, message in [
         ({"kind": "entity"}, "Choose who or what to forget."),
         ({"kind": "session"}, "Choose the session to forget."),
-        ({"kind": "memory"}, "Enter the id of the memory to forget."),
+        ({"kind": "memory"}, "Find the memory by its words and pick it, or enter its id."),
         ({"kind": "filter"}, "Pick at least one type or a date"),
         ({"kind": "session", "session": "not-a-session"}, "Select a valid choice"),
         ({"kind": "filter", "before": "yesterday-ish"}, "Enter a valid date."),
@@ -94,3 +94,35 @@ def test_another_users_memory_or_entity_cannot_be_forgotten(alice_client, bob_se
     assert response.status_code == 400
     assert Memory.objects.filter(pk=bob_secret.pk).exists() and Entity.objects.filter(pk=bobs_person.pk).exists()
     assert not AuditEvent.objects.exists()
+
+
+def test_one_memory_is_found_by_its_words_and_picked(alice_client, bob_secret):
+    _, keep = _sarah_world()
+    factories.memory("bob", "bob lives in Berlin too", type="fact")
+    page = alice_client.get("/forget/?kind=memory").content.decode()
+    assert 'hx-post="/forget/memories/"' in page and 'name="memory_q"' in page
+    found = alice_client.post("/forget/memories/", {"memory_q": "berlin LIVES"}).content.decode()
+    assert f'name="memory_id" value="{keep.pk}"' in found and "lives in Berlin" in found
+    assert "bob lives" not in found and found.count('type="radio"') == 1
+    assert "surprise" not in alice_client.post("/forget/memories/", {"memory_q": "surprise"}).content.decode()
+    assert "None of your memories" in alice_client.post("/forget/memories/", {"memory_q": "surprise"}).content.decode()
+    # The picked radio and the empty id box both send memory_id: the one filled in counts.
+    preview = alice_client.post("/forget/", {"kind": "memory", "memory_id": [str(keep.pk), ""]})
+    assert preview.status_code == 200 and "lives in Berlin" in preview.content.decode()
+    alice_client.post("/forget/", {"kind": "memory", "memory_id": ["", str(keep.pk)], "step": "confirm"})
+    assert not Memory.objects.filter(pk=keep.pk).exists()
+
+
+def test_the_memory_search_shows_at_most_ten_and_needs_a_login_and_a_post(alice_client, client):
+    for number in range(12):
+        factories.memory("alice", f"note {number} about the garden")
+    found = alice_client.post("/forget/memories/", {"memory_q": "garden"}).content.decode()
+    assert found.count('type="radio"') == 10
+    assert alice_client.get("/forget/memories/?memory_q=garden").status_code == 405
+    assert client.post("/forget/memories/", {"memory_q": "garden"}).status_code == 302  # to the login page
+
+
+def test_typing_an_id_still_works(alice_client):
+    _, keep = _sarah_world()
+    preview = alice_client.post("/forget/", {"kind": "memory", "memory_id": keep.pk})
+    assert preview.status_code == 200 and "lives in Berlin" in preview.content.decode()
