@@ -4,6 +4,7 @@ from rest_framework.exceptions import PermissionDenied
 
 from access.grants import can_act_for
 from recall_site.api_input import validated
+from recall_site.request_log import note_user_id
 
 DEFAULT_USER_ID = "default"
 
@@ -13,6 +14,7 @@ def scoped_user_id(request, user_id: str | None) -> str:
     user_id = (user_id or DEFAULT_USER_ID).strip()
     if not can_act_for(request.user, user_id):
         raise PermissionDenied(f"This account may not act for user_id '{user_id}'.")
+    note_user_id(request, user_id)
     return user_id
 
 

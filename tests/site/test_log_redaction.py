@@ -103,3 +103,15 @@ def test_database_detail_lines_and_their_continuations_are_dropped():
     clean = redact_text(text)
     assert "duplicate key value violates unique constraint" in clean and "The above exception" in clean
     assert "zorblatt" not in clean and "Vexmoor" not in clean and "DETAIL" not in clean
+
+
+def test_one_structured_line_per_request_with_no_content(alice_api, alice_client, captured_logs):
+    alice_api.post("/api/v1/search", {"query": "where does Zorblatt live", "scope": {"user_id": "alice"}},
+                   format="json")
+    alice_client.get("/memories/?q=Quennington")
+    lines = [json.loads(line.split(" INFO ", 1)[1]) for line in captured_logs.getvalue().splitlines()
+             if line.startswith("recall.request INFO ")]
+    assert [(line["method"], line["path"], line["status"], line["user_id"]) for line in lines] == [
+        ("POST", "/api/v1/search", 200, "alice"), ("GET", "/memories/", 200, "alice")]
+    assert all(line["ms"] > 0 for line in lines)
+    assert not [secret for secret in SECRETS if secret in captured_logs.getvalue()]
