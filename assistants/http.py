@@ -1,0 +1,91 @@
+"""The streamable HTTP transport: the MCP tools at `/mcp` of the running server (recall_site/asgi.py).
+
+Every request carries one of the REST API's tokens (`Authorization: Token <key>`; `Bearer <key>` is
+taken too, for clients that can only send that) and a Host that Django's ALLOWED_HOSTS accepts, or
+it is answered 401 / 400 before the MCP layer sees it. Tool calls act for the `user_id` argument,
+else the endpoint's `?user_id=`, else `default`, each checked against the account's grants.
+The server is stateless (any worker answers any request) and answers JSON rather than SSE streams.
+"""
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from mcp.server.mcpserver import Context
+from mcp.server.transport_security import TransportSecuritySettings
+from rest_framework.exceptions import AuthenticationFailed
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+
+from access.grants import actor_name
+from access.scope import DEFAULT_USER_ID
+from assistants.callers import Caller
+from assistants.mcp_server import recall_mcp_server
+from recall_site.authentication import TokenAuthentication
+from recall_site.config import recall_setting
+
+MCP_PATH = "/mcp"
+ACCOUNT_KEY = "recall.account"  # where TokenRequired leaves the account in the ASGI scope
+KEYWORDS = ("token", "bearer")
+
+
+def mcp_http_app() -> Starlette:
+    """A new ASGI app serving the MCP endpoint at /mcp; its lifespan runs the SDK's session manager
+    (once per app), so the ASGI server must send it lifespan events."""
+    app = recall_mcp_server(http_caller).streamable_http_app(
+        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True,
+        max_request_body_size=recall_setting("security.max_body_bytes"),
+        # TokenRequired checks the Host against ALLOWED_HOSTS, as Django does for every other path.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    app.add_middleware(TokenRequired)
+    return app
+
+
+def http_caller(ctx: Context) -> Caller:
+    request = ctx.request_context.request
+    account = request.scope[ACCOUNT_KEY]
+    return Caller(actor=actor_name(account), account=account,
+                  default_user_id=request.query_params.get("user_id") or DEFAULT_USER_ID)
+
+
+class TokenRequired:
+    """ASGI middleware: an HTTP request needs an allowed Host and a valid API token."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = Headers(scope=scope)
+        domain, _ = split_domain_port(headers.get("host", ""))
+        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            return await _error(400, "bad_request", "Invalid Host header.")(scope, receive, send)
+        account = await sync_to_async(_account_for)(headers.get("authorization", ""))
+        if account is None:
+            response = _error(401, "not_authenticated", "An API token is required: Authorization: Token <key>.")
+            response.headers["WWW-Authenticate"] = "Token"
+            return await response(scope, receive, send)
+        scope[ACCOUNT_KEY] = account
+        await self.app(scope, receive, send)
+
+
+def _account_for(authorization: str):
+    """The active account whose token the header carries, else None (checked as the REST API checks it)."""
+    keyword, _, key = authorization.strip().partition(" ")
+    if keyword.lower() not in KEYWORDS or not key.strip():
+        return None
+    close_old_connections()
+    try:
+        account, _ = TokenAuthentication().authenticate_credentials(key.strip())
+    except AuthenticationFailed:
+        return None
+    finally:
+        close_old_connections()
+    return account
+
+
+def _error(status: int, error: str, message: str) -> JSONResponse:
+    """The REST API's error shape (recall_site/api_errors.py)."""
+    return JSONResponse({"error": error, "message": message}, status_code=status)

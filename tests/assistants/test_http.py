@@ -1,0 +1,114 @@
+"""The streamable HTTP transport at /mcp, through recall_site.asgi's router, in process: the SDK's
+client over an httpx2 ASGI transport. Same API tokens and user-id grants as the REST API."""
+from contextlib import asynccontextmanager
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from rest_framework.authtoken.models import Token
+
+from memories.models import Memory
+from recall_site.asgi import asgi_application
+from tests.assistants.conftest import close_tool_connections
+from tests.assistants.round_trip import CONTENT, check_tools, remember_search_forget
+
+pytestmark = pytest.mark.django_db(transaction=True)
+BASE = "http://testserver"
+
+
+@asynccontextmanager
+async def serving():
+    """A fresh router (Django + the MCP app), with the MCP app's lifespan running, and an HTTP client."""
+    app = asgi_application()
+    async with app.mcp_app.router.lifespan_context(app.mcp_app):
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http:
+            yield http
+    await close_tool_connections()
+
+
+@asynccontextmanager
+async def mcp_client(http, token: str, path="/mcp"):
+    http.headers["Authorization"] = f"Token {token}"
+    async with Client(streamable_http_client(BASE + path, http_client=http)) as client:
+        yield client
+
+
+def run(scenario):
+    anyio.run(scenario)
+
+
+def token_of(account) -> str:
+    return Token.objects.get_or_create(user=account)[0].key
+
+
+def test_tools_and_round_trip_over_http(alice):
+    token = token_of(alice)
+
+    async def scenario():
+        async with serving() as http, mcp_client(http, token) as client:
+            await check_tools(client)
+            await remember_search_forget(client, user_id="alice")
+            assert (await http.get("/api/v1/health")).json() == {"status": "ok"}  # the rest is Django
+
+    run(scenario)
+
+
+def test_user_id_defaults_to_the_endpoints_query(alice):
+    token = token_of(alice)
+
+    async def scenario():
+        async with serving() as http, mcp_client(http, token, path="/mcp?user_id=alice") as client:
+            await remember_search_forget(client)
+
+    run(scenario)
+
+
+def test_a_token_without_the_grant_is_refused(alice, bob):
+    Memory.objects.create(user_id="alice", session_id="s1", type="fact", content=CONTENT, confidence=0.9)
+    token = token_of(bob)
+
+    async def scenario():
+        async with serving() as http, mcp_client(http, token) as client:
+            for name, arguments in [("search", {"query": "seats"}), ("hydrate", {}), ("get_profile", {}),
+                                    ("forget", {"session_ids": ["s1"]}), ("remember", {"content": "x"})]:
+                with pytest.raises(MCPError, match="may not act for user_id 'alice'"):
+                    await client.call_tool(name, {**arguments, "user_id": "alice"})
+            with pytest.raises(MCPError, match="may not act for user_id 'default'"):
+                await client.call_tool("search", {"query": "seats"})  # no user id: `default`, not bob's
+            own = await client.call_tool("search", {"query": "seats", "user_id": "bob"})
+            assert own.structured_content["results"] == []
+
+    run(scenario)
+    assert Memory.objects.filter(user_id="alice").count() == 1
+
+
+def test_a_request_without_a_valid_token_is_401(alice):
+    async def scenario():
+        async with serving() as http:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+            for headers in [{}, {"Authorization": "Token not-a-token"}, {"Authorization": "Basic eDp5"}]:
+                response = await http.post("/mcp", json=body, headers=headers)
+                assert response.status_code == 401
+                assert response.json()["error"] == "not_authenticated"
+            response = await http.post("/mcp", json=body, headers={"Host": "evil.example"})
+            assert response.status_code == 400
+
+    run(scenario)
+
+
+def test_bad_input_is_a_tool_error_and_writes_nothing(alice, recall_config):
+    recall_config({"input_limits": {"max_content_chars": 50}})
+    token = token_of(alice)
+
+    async def scenario():
+        async with serving() as http, mcp_client(http, token) as client:
+            result = await client.call_tool("remember", {"content": "x" * 51, "user_id": "alice"})
+            assert result.is_error and "content" in result.content[0].text
+            result = await client.call_tool("forget", {"user_id": "alice"})
+            assert result.is_error and "at least one of" in result.content[0].text
+
+    run(scenario)
+    assert not Memory.objects.filter(user_id="alice").exists()
