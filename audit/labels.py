@@ -35,6 +35,7 @@ class AuditAction(models.TextChoices):
     DRIFT_REBASELINE = "drift_rebaseline", "Drift accepted"
     CONTACTS_IMPORT = "contacts_import", "Contacts imported"
     CONSOLE_SWITCH_USER = "console_switch_user", "Console switched user"
+    DATA_IMPORT = "data_import", "Data imported"
 
 
 def action_label(action: str) -> str:

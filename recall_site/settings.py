@@ -75,12 +75,14 @@ INSTALLED_APPS = [
     "memories",
     "forgetting",
     "metrics",
+    "portability",
+    "assistants",
 ]
 
 MIDDLEWARE = [
+    "recall_site.request_log.RequestLogMiddleware",  # outermost: times and logs every answer
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files from any server, DEBUG or not
-    "recall_site.request_log.RequestLogMiddleware",  # outermost: times and logs every answer
     "recall_site.request_guards.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -93,6 +95,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "recall_site.urls"
 WSGI_APPLICATION = "recall_site.wsgi.application"
+RECALL_MCP_APP = "assistants.http.mcp_http_app"  # served at /mcp by recall_site/asgi.py
 
 TEMPLATES = [
     {
@@ -177,6 +180,8 @@ SPECTACULAR_SETTINGS = {
         "DomainEnum": "memories.models.Domain",
         "MemoryStatusEnum": "memories.models.Status",
         "RelationStatusEnum": "entities.models.RelationStatus",
+        "EntityKindEnum": "entities.models.EntityKind",
+        "MemorySourceEnum": "memories.models.Source",
     },
 }
 

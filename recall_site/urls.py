@@ -12,10 +12,12 @@ urlpatterns = [
     path("api/v1/", include("audit.api.urls")),
     path("api/v1/", include("forgetting.api.urls")),
     path("api/v1/", include("metrics.api.urls")),
+    path("api/v1/", include("portability.api.urls")),
     path("entities/", include("entities.urls")),
     path("", include("audit.urls")),
     path("", include("forgetting.urls")),
     path("", include("metrics.urls")),
+    path("", include("portability.urls")),
     path("", include("memories.urls")),
 ]
 
