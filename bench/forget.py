@@ -32,12 +32,12 @@ def random_unit_vectors(count: int, rng) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def insert_memories(sessions: list[str], per_session: int, entities, rng) -> int:
+def insert_memories(sessions: list[str], per_session: int, entities, rng, who: str) -> int:
     from memories.models import Memory, MemoryEntity, MemoryHistory
 
     vectors = iter(random_unit_vectors(len(sessions) * per_session, rng))
     rows = [
-        Memory(user_id=USER_ID, session_id=session, type="event", content=f"meeting {n} in {session} with Sarah",
+        Memory(user_id=USER_ID, session_id=session, type="event", content=f"meeting {n} in {session} with {who}",
                embedding=next(vectors), embedding_status="ready")
         for session in sessions for n in range(per_session)
     ]
@@ -62,9 +62,10 @@ def build(memories: int, sessions: int, session_memories: int):
     sarah_sessions = [f"sarah-{n:02d}" for n in range(sessions)]
     for session in sarah_sessions:
         mentions_record(entities=[sarah], session_id=session)
-    insert_memories(sarah_sessions, memories // sessions, [sarah], rng)
-    insert_memories(["big-session"], session_memories, [alex], rng)
-    insert_memories([f"other-{n}" for n in range(10)], 200, [alex], rng)  # must survive both deletes
+    insert_memories(sarah_sessions, memories // sessions, [sarah], rng, "Sarah")
+    # A forget also takes every memory whose text names her: these name only Alex.
+    insert_memories(["big-session"], session_memories, [alex], rng, "Alex")
+    insert_memories([f"other-{n}" for n in range(10)], 200, [alex], rng, "Alex")  # must survive both deletes
     return sarah
 
 
@@ -111,9 +112,12 @@ def main():
     parser.add_argument("--session-memories", type=int, default=1_000)
     parser.add_argument("--repeat", type=int, default=5, help="rolled-back rehearsals before the real delete")
     args = parser.parse_args()
+    import logging
+
     import django
 
     django.setup()
+    logging.getLogger("recall.request").setLevel(logging.WARNING)  # one access line per request otherwise
     from django.db import connection
 
     from forgetting.criteria import DeleteCriteria

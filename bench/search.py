@@ -257,9 +257,12 @@ def main():
         for size in (10_000, MAX_SIZE):
             subprocess.run([sys.executable, __file__, "--size", str(size)], check=True)
         return
+    import logging
+
     import django
 
     django.setup()
+    logging.getLogger("recall.request").setLevel(logging.WARNING)  # one access line per request otherwise
     if args.prepare:
         corpus_embeddings(MAX_SIZE)
     else:

@@ -41,6 +41,13 @@ def redacted_record(*args, **kwargs) -> logging.LogRecord:
     if record.name == _SQL_LOGGER and isinstance(record.args, tuple) and len(record.args) == 4:
         duration, sql, _params, alias = record.args
         record.args = (duration, _SQL_LITERAL.sub("'…'", str(sql)), "…", alias)
+    if isinstance(record.args, tuple) and record.args:
+        # Clean each argument and keep the shape: formatters such as uvicorn's access log unpack the args.
+        record.args = tuple(arg if arg is None or isinstance(arg, (int, float)) else redact_text(str(arg))
+                            for arg in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redact_text(record.msg)
+        return _without_traceback_details(record)
     try:
         message = record.getMessage()
     except Exception:  # a malformed record: leave it for logging's own error report
@@ -48,6 +55,10 @@ def redacted_record(*args, **kwargs) -> logging.LogRecord:
     clean = redact_text(message)
     if clean != message:
         record.msg, record.args = clean, ()
+    return _without_traceback_details(record)
+
+
+def _without_traceback_details(record: logging.LogRecord) -> logging.LogRecord:
     if record.name == _TEMPLATE_LOGGER:  # a failed variable lookup dumps the whole template context
         record.exc_info = record.exc_text = None
     if record.exc_info and record.exc_info[1] is not None:

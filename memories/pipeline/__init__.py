@@ -58,21 +58,25 @@ def run_stages(items: list[WorkItem], context: IngestContext) -> None:
     for stage in stages:
         if not stage.in_transaction:
             stage.run_batch(items, context)
+    batch_stages = [stage for stage in stages if not stage.in_transaction]
     write_stages = [stage for stage in stages if stage.in_transaction]
     with embedding_jobs_coalesced():  # one embedding job for the memories of all messages
         for item in items:
             if item.rejection is None:
-                _write_message(item, context, write_stages)
+                _write_message(item, context, batch_stages, write_stages)
 
 
-def _write_message(item: WorkItem, context: IngestContext, write_stages: list) -> None:
-    pristine, attempts, stage_name = copy.deepcopy(item.candidates), 0, ""
+def _write_message(item: WorkItem, context: IngestContext, batch_stages: list, write_stages: list) -> None:
+    # A retry starts again from the candidates as extracted: extracted anew (cheaper than copying every
+    # message's candidates for a rare deadlock), or — for remember_memory's given one — copied.
+    given = copy.deepcopy(item.candidates) if context.explicit else None
+    attempts, stage_name = 0, ""
 
     def write_once() -> None:
         nonlocal attempts, stage_name
         attempts += 1
-        if attempts > 1:  # PostgreSQL aborted the last try (a deadlock): start again from the extracted state
-            item.candidates, item.results = copy.deepcopy(pristine), []
+        if attempts > 1:  # PostgreSQL aborted the last try (a deadlock)
+            _start_again(item, context, batch_stages, given)
         try:
             with transaction.atomic():
                 user_write_lock(context.user_id)  # resolve → reconcile → persist of one user take turns
@@ -92,6 +96,16 @@ def _write_message(item: WorkItem, context: IngestContext, write_stages: list) -
             raise  # remember_memory answers for its one memory: the caller sees the error
         logger.exception("pipeline failed at %s for message %s", stage_name, item.message.id)
         item.rejection, item.results = Rejected(stage_name, f"error:{type(error).__name__}"), []
+
+
+def _start_again(item: WorkItem, context: IngestContext, batch_stages: list, given) -> None:
+    item.results = []
+    if given is not None:
+        item.candidates = copy.deepcopy(given)
+        return
+    item.candidates = []
+    for stage in batch_stages:
+        stage.run(item, context)
 
 
 def _trace_entry(item: WorkItem) -> TraceEntry:

@@ -1,5 +1,6 @@
 """persist: one transaction per message, session and message ids on every row, embedding per memory_semantic.*."""
-from django.db import IntegrityError
+import pytest
+from django.db import IntegrityError, OperationalError
 
 from entities.models import Alias, Entity, EntityMention, Relation
 from memories.models import Memory, MemoryEntity, MemoryHistory
@@ -96,3 +97,26 @@ def test_a_reinforce_whose_memory_was_deleted_meanwhile_stores_it_again(run, mon
     assert [entry.outcome for entry in trace.entries] == ["stored"]
     assert list(Memory.objects.values_list("content", "session_id", "occurrences")) == [
         ("Prefers morning meetings", "s2", 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_aborted_by_a_deadlock_is_written_once_from_its_candidates_as_extracted(monkeypatch):
+    from psycopg import errors
+
+    from memories.pipeline.reconcile import Reconcile
+
+    original, calls = Reconcile.run, []
+
+    def deadlocked_once(self, item, context):
+        calls.append(len(item.candidates))
+        original(self, item, context)
+        if len(calls) == 1:
+            try:
+                raise errors.DeadlockDetected("deadlock detected")
+            except errors.DeadlockDetected as cause:
+                raise OperationalError("deadlock detected") from cause
+
+    monkeypatch.setattr(Reconcile, "run", deadlocked_once)
+    trace = ingest("I prefer morning meetings", session_id="s1")
+    assert [entry.outcome for entry in trace.entries] == ["stored"] and calls == [1, 1]
+    assert list(Memory.objects.values_list("content", "occurrences")) == [("Prefers morning meetings", 1)]

@@ -115,3 +115,21 @@ def test_one_structured_line_per_request_with_no_content(alice_api, alice_client
         ("POST", "/api/v1/search", 200, "alice"), ("GET", "/memories/", 200, "alice")]
     assert all(line["ms"] > 0 for line in lines)
     assert not [secret for secret in SECRETS if secret in captured_logs.getvalue()]
+
+
+def test_uvicorn_access_lines_keep_their_shape_and_lose_their_query_string(captured_logs):
+    from uvicorn.logging import AccessFormatter
+
+    logger = logging.getLogger("uvicorn.access")
+    logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", "/mcp?user_id=alice&q=Zorblatt", "1.1", 200)
+    record = logger.makeRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5000", "GET", "/api/v1/memories?q=Vexmoor", "1.1", 200), None)
+    line = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s').format(record)
+    assert line == '127.0.0.1:5000 - "GET /api/v1/memories?… HTTP/1.1" 200'
+    assert "Zorblatt" not in captured_logs.getvalue() and "/mcp?…" in captured_logs.getvalue()
+
+
+def test_an_exception_argument_loses_its_database_detail(captured_logs):
+    error = RuntimeError('duplicate key\nDETAIL:  Key (name)=(Plimwick) already exists.')
+    logging.getLogger("recall.test").error("write failed: %s", error)
+    assert "write failed: duplicate key" in captured_logs.getvalue() and "Plimwick" not in captured_logs.getvalue()

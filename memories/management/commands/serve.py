@@ -1,12 +1,17 @@
-"""Run Recall for development: migrate, load demo data, then the web server and a django-q2 worker.
+"""Run Recall: migrate, load the demo data, then a production web server and a django-q2 worker.
 
-The banner names the demo logins only when they exist: memories/demo.py makes
-them with the demo data, and `--no-demo` leaves both out.
+The web server is uvicorn (ASGI: the console, the REST API and the MCP endpoint at /mcp) with
+`--workers` processes (`RECALL_WEB_WORKERS`, default 2); static files come from WhiteNoise. `--dev`
+runs Django's development server instead (auto-reload off). The banner names the demo logins only
+when they exist: memories/demo.py makes them with the demo data, and `--no-demo` leaves both out.
 """
+import os
+import shutil
 import signal
 import subprocess
 import sys
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -22,18 +27,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000")
         parser.add_argument("--no-demo", action="store_true", help="Do not load the demo data.")
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("RECALL_WEB_WORKERS", "2")),
+                            help="Web server processes (default RECALL_WEB_WORKERS or 2).")
+        parser.add_argument("--dev", action="store_true", help="Django's development server instead of uvicorn.")
 
-    def handle(self, *args, addr, no_demo, **options):
+    def handle(self, *args, addr, no_demo, workers, dev, **options):
         call_command("migrate", interactive=False, verbosity=0)
         if not no_demo:
             call_command("load_demo")
         ensure_schedules()
         demo = User.objects.filter(username__in=DEMO_LOGINS).exists()
         self._banner(f"http://{addr}", demo=demo)
-        # --insecure: runserver serves the static files itself, as it does only with DEBUG on otherwise.
         children = [
             subprocess.Popen([sys.executable, "manage.py", "qcluster"]),
-            subprocess.Popen([sys.executable, "manage.py", "runserver", addr, "--noreload", "--insecure"]),
+            subprocess.Popen(_dev_server(addr) if dev else _web_server(addr, workers), env=_web_environment(workers)),
         ]
         self._wait(children)
 
@@ -72,3 +79,24 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 child.kill()
         self.stdout.write("Recall stopped.")
+
+
+def _web_server(addr: str, workers: int) -> list[str]:
+    host, _, port = addr.rpartition(":")
+    return [sys.executable, "-m", "uvicorn", "recall_site.asgi:application", "--host", host or "127.0.0.1",
+            "--port", port, "--workers", str(workers), "--lifespan", "on"]
+
+
+def _dev_server(addr: str) -> list[str]:
+    return [sys.executable, "manage.py", "runserver", addr, "--noreload"]
+
+
+def _web_environment(workers: int) -> dict:
+    """With several processes, Prometheus counters add up through files in a fresh directory."""
+    env = dict(os.environ)
+    if workers > 1:
+        directory = settings.VAR_DIR / "prometheus"
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    return env
