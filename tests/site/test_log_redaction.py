@@ -125,7 +125,7 @@ def test_uvicorn_access_lines_keep_their_shape_and_lose_their_query_string(captu
     record = logger.makeRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
                                ("127.0.0.1:5000", "GET", "/api/v1/memories?q=Vexmoor", "1.1", 200), None)
     line = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s').format(record)
-    assert line == '127.0.0.1:5000 - "GET /api/v1/memories?… HTTP/1.1" 200'
+    assert line == '127.0.0.1:5000 - "GET /api/v1/memories?… HTTP/1.1" 200 OK'
     assert "Zorblatt" not in captured_logs.getvalue() and "/mcp?…" in captured_logs.getvalue()
 
 
