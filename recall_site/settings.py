@@ -145,8 +145,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-# WhiteNoise serves static/ straight from the app's folders: no collectstatic step to forget.
+# WhiteNoise serves static/ straight from the app's folders: no collectstatic step to forget (it still
+# expects STATIC_ROOT to exist).
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
