@@ -12,6 +12,7 @@ class UserIdGrant(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = "user ID grant"
         db_table = "audit_useridgrant"  # created by the audit app, which held grants before access existed
         constraints = [models.UniqueConstraint(fields=["account", "user_id"], name="unique_grant")]
 

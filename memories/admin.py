@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.models import Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile
 
 
 class MemoryEntityInline(admin.TabularInline):
@@ -52,3 +52,9 @@ class MemoryEntityAdmin(admin.ModelAdmin):
     list_display = ["memory_id", "entity", "role", "user_id"]
     list_filter = ["role"]
     raw_id_fields = ["memory", "entity"]
+
+
+@admin.register(SourceMessage)
+class SourceMessageAdmin(admin.ModelAdmin):
+    list_display = ["message_id", "user_id", "session_id", "speaker", "at"]
+    search_fields = ["user_id", "session_id", "message_id"]

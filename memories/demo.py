@@ -1,4 +1,7 @@
-"""A small demo data set for user `default`: Sarah Chen, her partner Alex, the user's manager."""
+"""A small demo data set for user `default`: Sarah Chen, her partner Alex, the user's manager.
+
+So every console page has something to try: "Priya P." is a duplicate of Priya Patel for the merge page, and
+two Toms (Tom Becker, Tom Nguyen) make "Tom" ambiguous, so a memory naming only "Tom" waits in review."""
 from datetime import timedelta
 
 from django.contrib.auth.models import User
@@ -7,7 +10,8 @@ from django.utils import timezone
 
 from access.models import UserIdGrant
 from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind
-from entities.services import alias_add, entity_create, mentions_record, relation_upsert, self_entity
+from entities.services import (alias_add, ambiguity_review_record, entity_create, mentions_record, relation_upsert,
+                               self_entity)
 from memories.models import Memory
 from memories.services import memory_create
 
@@ -39,6 +43,8 @@ def load_demo_data() -> bool:
     alex = entity_create(user_id=user, name="Alex")
     priya = entity_create(user_id=user, name="Priya Patel")
     alias_add(entity=priya, alias="my manager", origin=AliasOrigin.ROLE)
+    priya_fragment = entity_create(user_id=user, name="Priya P.")  # a duplicate for the merge page
+    toms = [entity_create(user_id=user, name=name) for name in ("Tom Becker", "Tom Nguyen")]
     acme = entity_create(user_id=user, name="Acme Corp", kind=EntityKind.ORG)
     volkswagen = entity_create(user_id=user, name="Volkswagen", kind=EntityKind.ORG)
     berlin = entity_create(user_id=user, name="Berlin", kind=EntityKind.PLACE)
@@ -46,6 +52,7 @@ def load_demo_data() -> bool:
     relation_upsert(subject=sarah, predicate="roommate_of", object=me)
     relation_upsert(subject=sarah, predicate="works_at", object=acme)
     relation_upsert(subject=priya, predicate="manager_of", object=me)
+    relation_upsert(subject=priya_fragment, predicate="manager_of", object=me)
     relation_upsert(subject=me, predicate="works_at", object=volkswagen)
     relation_upsert(subject=me, predicate="lives_in", object=berlin)
 
@@ -66,6 +73,8 @@ def load_demo_data() -> bool:
          {"confidence": 0.35, "source": "inferred", "needs_review": True, "review_reason": "inferred"}),
         ("demo-3", "preference", "Likes flat white coffee", "personal", [me],
          {"source": "auto_reflection", "needs_review": True, "review_reason": "auto_memory", "confidence": 0.7}),
+        ("demo-3", "fact", "Tom is learning to play the cello", "personal", [],
+         {"needs_review": True, "review_reason": "ambiguous_entity", "confidence": 0.6}),
     ]
     for session_id, memory_type, content, domain, linked, extra in rows:
         memory_create(user_id=user, session_id=session_id, type=memory_type, content=content, domain=domain,
@@ -73,6 +82,7 @@ def load_demo_data() -> bool:
         for entity in linked:
             if entity.kind == EntityKind.PERSON:
                 mentions_record(entities=[entity], session_id=session_id)
+    ambiguity_review_record(user_id=user, candidates=toms)  # which Tom? asked on the cello memory
     # A drift question, as the daily drift check raises it, so the review queue shows one.
     Entity.objects.filter(pk=alex.pk).update(drift_flagged=True, drift_flagged_at=now)
     EntityReview.objects.create(user_id=user, kind=EntityReviewKind.DRIFT, entity=alex)

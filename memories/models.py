@@ -200,6 +200,8 @@ class MemoryEntity(models.Model):
     role = models.CharField(max_length=16, default="mention")
 
     class Meta:
+        verbose_name = "memory entity link"
+        verbose_name_plural = "memory entity links"
         constraints = [models.UniqueConstraint(fields=["memory", "entity"], name="unique_memory_entity")]
         indexes = [models.Index(fields=["entity", "memory"])]
 
@@ -232,6 +234,7 @@ class MemoryHistory(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = "memory history entry"
         verbose_name_plural = "memory history"
         ordering = ["at", "id"]
 

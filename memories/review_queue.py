@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from audit.models import AuditEvent
-from entities.models import Entity, EntityReview, EntityReviewKind
+from entities.models import Entity, EntityKind, EntityReview, EntityReviewKind
 from memories.models import Memory, MemoryType, Source, Status
 from recall_site.config import recall_setting
 
@@ -152,6 +152,15 @@ def memory_counts(user_id: str) -> dict:
     status_totals = [sum(table[t][s] for t in MemoryType.values) for s in Status.values]
     return {"statuses": Status.labels, "by_type": by_type, "status_totals": status_totals,
             "total": sum(status_totals)}
+
+
+def known_entity_count(user_id: str) -> int:
+    """People, places and organisations on record (the user's own node not counted)."""
+    return Entity.objects.live().for_user(user_id).exclude(kind=EntityKind.SELF).count()
+
+
+def pinned_count(user_id: str) -> int:
+    return Memory.objects.for_user(user_id).filter(pinned=True).count()
 
 
 def drifted_entities(user_id: str):

@@ -117,7 +117,8 @@ def dashboard_alerts(current: dict, drifted_count: int) -> list[dict]:
             alerts.append({"level": metric["level"], "title": metric["label"], "text": _alert_text(key, metric),
                            "href": "/metrics/", "link_text": "See the trend"})
     if drifted_count:
-        alerts.append({"level": "warn", "title": "Entity drift",
+        # A question the review queue asks (and counts), not a fault: shown as a note, not a warning.
+        alerts.append({"level": "info", "title": "Entity drift",
                        "text": f"{drifted_count} entit{'y' if drifted_count == 1 else 'ies'} changed a lot since "
                                "Recall first met them and wait for your confirmation.",
                        "href": "/review/", "link_text": "Review them"})

@@ -8,7 +8,8 @@ Each metric is reported as {"label", "value", "target", "level"} with level ok /
 * entities_created — new entity nodes in the week (no band: it should track new people).
 * hard_delete_requests — hard_delete and forget_memory audit events in the week.
 * preference_supersession_rate — preferences superseded in the week ÷ preferences current in it;
-  target < 10 %, and near zero is a warning too (pre_filter may be blocking preference signals).
+  target < 10 %, and near zero is a warning too (pre_filter may be blocking preference signals) once
+  at least metrics.supersession_near_zero_min_preferences preferences are current.
 * unresolved_reference_rate — unresolved mentions ÷ (unresolved + resolved EntityMention) in the
   week; warn above 10 %, alert above 15 %.
 
@@ -85,7 +86,7 @@ def compute_metrics(user_id: str, *, start: datetime, end: datetime) -> dict:
         "avg_memories_per_regular_entity": _average(avg, config),
         "entities_created": _entities_created(user_id, start, end),
         "hard_delete_requests": _hard_deletes(user_id, start, end, config),
-        "preference_supersession_rate": _supersession(_supersession_rate(user_id, start, end), config),
+        "preference_supersession_rate": _supersession(*_supersession_counts(user_id, start, end), config),
         "unresolved_reference_rate": _unresolved(_unresolved_rate(user_id, start, end), config),
     }
 
@@ -117,14 +118,15 @@ def _regular_entity_memory_counts(user_id: str, end: datetime, config: dict) -> 
     return [counts.get(entity_id, 0) for entity_id in regular]
 
 
-def _supersession_rate(user_id: str, start: datetime, end: datetime) -> float | None:
+def _supersession_counts(user_id: str, start: datetime, end: datetime) -> tuple[int, int]:
+    """(preferences superseded in the week, preferences current in it)."""
     superseded = MemoryHistory.objects.filter(
         user_id=user_id, action="superseded", memory__type=MemoryType.PREFERENCE)
     in_week = superseded.filter(at__gte=start, at__lt=end).values("memory_id").distinct().count()
     current = (Memory.objects.filter(user_id=user_id, type=MemoryType.PREFERENCE, created_at__lt=end)
                .exclude(status=Status.EXPIRED)
                .exclude(pk__in=superseded.filter(at__lt=start).values("memory_id")).count())
-    return in_week / current if current else None
+    return in_week, current
 
 
 def _unresolved_rate(user_id: str, start: datetime, end: datetime) -> float | None:
@@ -171,11 +173,14 @@ def _hard_deletes(user_id: str, start: datetime, end: datetime, config) -> dict:
                    f"≤ {config['hard_delete_requests_warn']} a week (more suggests privacy concerns)", level)
 
 
-def _supersession(value, config) -> dict:
+def _supersession(superseded: int, current: int, config) -> dict:
+    """Near zero warns only on a store large enough for a quiet week to mean something (a fresh install is not)."""
+    value = superseded / current if current else None
     level = OK
     if value is not None and value >= config["supersession_rate_max"]:
         level = ALERT
-    elif value is not None and value < config["supersession_rate_near_zero"]:
+    elif (value is not None and value < config["supersession_rate_near_zero"]
+          and current >= config["supersession_near_zero_min_preferences"]):
         level = WARN
     return _metric("Preference supersession rate", value,
                    f"< {config['supersession_rate_max']:.0%} a week, but not near zero", level)

@@ -11,12 +11,13 @@ from metrics.measures import current_metrics, metric_series
 @console_view
 def dashboard(request):
     user_id = request.acting_user_id
-    drifted = list(review_queue.drifted_entities(user_id))
+    drifted_count = review_queue.drifted_entities(user_id).count()
     return render(request, "memories/dashboard.html", {
-        "alerts": dashboard_alerts(current_metrics(user_id), len(drifted)),
+        "alerts": dashboard_alerts(current_metrics(user_id), drifted_count),
         "counts": review_queue.memory_counts(user_id),
         "review_count": review_queue.review_count(user_id),
-        "drifted": drifted,
+        "entity_count": review_queue.known_entity_count(user_id),
+        "pinned_count": review_queue.pinned_count(user_id),
         "recent_memories": review_queue.recent_memories(user_id),
         "recent_events": review_queue.recent_audit_events(user_id),
     })

@@ -52,7 +52,7 @@ def test_browse_search_and_profile_pages(demo_page):
     page = demo_page
     nav = page.get_by_role("navigation", name="Console")
     nav.get_by_role("link", name="Memories").click()
-    expect(page.locator(".memory-table tbody tr")).to_have_count(11)
+    expect(page.locator(".memory-table tbody tr")).to_have_count(12)
     screenshot(page, "memories")
     page.get_by_label("Search").fill("Sarah lunch")
     page.get_by_role("button", name="Apply").click()

@@ -36,7 +36,7 @@ def test_review_queue_fits_the_screen_at_every_width(demo_page, live_server, wid
     page = demo_page
     page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
     page.goto(f"{live_server.url}/review/")
-    expect(page.locator(".review-item")).to_have_count(3)
+    expect(page.locator(".review-item")).to_have_count(5)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.evaluate(COVERED_TEXT) == []
     for card in page.locator(".review-item").all():

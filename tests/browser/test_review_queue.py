@@ -22,8 +22,9 @@ def test_login_page_and_wrong_password(page, live_server, demo):
 def test_approve_and_reject_in_place(demo_page, live_server):
     page = demo_page
     page.get_by_role("navigation", name="Console").get_by_role("link", name="Review").click()
-    expect(page.locator("#review-badge")).to_have_text("3")
-    expect(page.locator(".review-item")).to_have_count(3)  # two memories and Alex's drift question
+    expect(page.locator("#review-badge")).to_have_text("5")
+    # three memories, Alex's drift question and which Tom the cello memory is about
+    expect(page.locator(".review-item")).to_have_count(5)
     screenshot(page, "review")
     page.evaluate("window.stillTheSamePage = true")
     coffee = Memory.objects.get(content="Likes flat white coffee")
@@ -36,12 +37,12 @@ def test_approve_and_reject_in_place(demo_page, live_server):
     page.locator(f"#memory-{monday.pk}").get_by_role("button", name="Reject").click()
     expect(page.locator(f"#memory-{monday.pk}")).to_contain_text("deleted for good")
 
-    drift = page.locator(".entity-review")
+    drift = page.locator(".entity-review", has_text="Alex seems to have changed")
     expect(drift).to_contain_text("Alex seems to have changed")
     drift.get_by_role("button", name="Nothing changed").click()
 
     assert page.evaluate("window.stillTheSamePage") is True  # no full page load happened
-    expect(page.locator("#review-badge")).to_be_empty()
+    expect(page.locator("#review-badge")).to_have_text("2")  # the Tom question and its memory
     coffee.refresh_from_db()
     assert not coffee.needs_review and coffee.reviewed_at is not None
     assert not Memory.objects.filter(pk=monday.pk).exists()
@@ -58,7 +59,7 @@ def test_edit_inline_then_bulk_approve(demo_page):
     item.get_by_role("button", name="Save", exact=True).click()
     expect(item).to_contain_text("Likes oat flat whites")
     page.get_by_label("Select all").check()
-    expect(page.locator("#selected-count")).to_have_text("2 selected")
+    expect(page.locator("#selected-count")).to_have_text("3 selected")
     page.get_by_role("button", name="Approve selected").click()
-    expect(page.locator("#review-list")).to_contain_text("2 memories approved.")
+    expect(page.locator("#review-list")).to_contain_text("3 memories approved.")
     assert not Memory.objects.filter(user_id="default", needs_review=True).exists()

@@ -1,6 +1,9 @@
 """Dashboard: counts, review count, recent activity and alerts — for the acting user only."""
+import re
+
 from audit.models import AuditEvent
 from entities.models import Entity, EntityMention, UnresolvedReference
+from memories.demo import load_demo_data
 from tests import factories
 from tests.conftest import make_account
 
@@ -49,3 +52,13 @@ def test_account_without_user_id_sees_an_explanation(client, db):
     response = client.get("/")
     assert response.status_code == 403 and "No user id yet" in response.content.decode()
     assert client.get("/review/").status_code == 403
+
+
+def test_fresh_demo_dashboard_has_distinct_tiles_and_no_warning(staff_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        load_demo_data()
+    page = staff_client.get("/").content.decode()
+    labels = re.findall(r'<span class="stat-label">([^<]+)</span>', page)
+    assert labels == ["memories stored", "waiting for review", "pinned", "people, places and organisations"]
+    assert "alert-warn" not in page and "alert-alert" not in page
+    assert "Entity drift" in page  # the demo's drift question, noted for the review queue

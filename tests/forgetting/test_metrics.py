@@ -70,10 +70,16 @@ def test_metrics_of_another_user_are_empty(alices_week):
 
 
 def test_no_supersession_at_all_is_a_warning(db):
-    for n in range(4):
+    for n in range(20):
         factories.memory(content=f"preference {n}")
     assert current_metrics("alice")["preference_supersession_rate"] | {"label": "", "target": ""} == {
         "label": "", "target": "", "value": 0.0, "level": "warn"}
+
+
+def test_no_supersession_on_a_small_store_is_fine(db):
+    for n in range(4):
+        factories.memory(content=f"preference {n}")
+    assert current_metrics("alice")["preference_supersession_rate"]["level"] == "ok"
 
 
 @pytest.mark.parametrize("unresolved,resolved,level", [(1, 9, "ok"), (3, 17, "warn"), (2, 8, "alert")])

@@ -52,9 +52,10 @@ class Command(BaseCommand):
         if demo:
             self.stdout.write("  Demo logins, created with the demo data only (not with serve --no-demo): "
                               "demo / demo (acts for user id `default`), admin / admin.")
-            self.stdout.write("  API token: python manage.py drf_create_token demo")
+            self.stdout.write("  API token: .venv/bin/python manage.py drf_create_token demo")
         else:
-            self.stdout.write("  No demo data, so no demo logins: python manage.py createsuperuser makes an account.")
+            self.stdout.write("  No demo data, so no demo logins: .venv/bin/python manage.py createsuperuser "
+                              "makes an account.")
         self.stdout.write("Press Ctrl-C to stop the server and the worker.")
 
     def _wait(self, children):
