@@ -63,13 +63,20 @@ def run_canary() -> CanaryResult:
     return CanaryResult(True, "", load_ms, (time.perf_counter() - began) * 1000)
 
 
-def canary_result() -> CanaryResult:
-    """The process's canary outcome, running the canary on first use."""
+def canary_result(wait: bool = True) -> CanaryResult | None:
+    """The process's canary outcome, running the canary on first use. With `wait=False`, None while another
+    thread (the start-up warm-up) is still running it, instead of waiting seconds for the model."""
     global _result
-    with _lock:
+    if _result is not None:
+        return _result
+    if not _lock.acquire(blocking=wait):
+        return None
+    try:
         if _result is None:
             _result = run_canary()
         return _result
+    finally:
+        _lock.release()
 
 
 def reset_canary() -> None:
@@ -79,13 +86,15 @@ def reset_canary() -> None:
         _result = None
 
 
-def semantic_status() -> dict:
+def semantic_status(wait: bool = True) -> dict:
     semantic = recall_setting("memory_semantic")
     if not semantic["enabled"] or not semantic["rerank_enabled"]:
         return {"enabled": False, "ready": False, "reason": "disabled"}
     if semantic["startup_canary_bypass"]:
         return {"enabled": True, "ready": True, "reason": "canary_bypassed"}
-    result = canary_result()
+    result = canary_result(wait)
+    if result is None:
+        return {"enabled": True, "ready": False, "reason": "warming"}
     return {"enabled": True, "ready": result.ok, "reason": result.reason,
             "canary_load_ms": round(result.load_ms, 1), "canary_ping_ms": round(result.ping_ms, 1)}
 
@@ -106,6 +115,12 @@ def warm_up() -> None:
 
 def semantic_retrieval_ready() -> bool:
     return semantic_status()["ready"]
+
+
+def semantic_state_now() -> str:
+    """"ready", or why not — "warming" while the start-up warm-up still loads the model (never waits)."""
+    status = semantic_status(wait=False)
+    return "ready" if status["ready"] else status["reason"]
 
 
 def readiness() -> dict:

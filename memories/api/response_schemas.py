@@ -55,6 +55,9 @@ class SearchOutputSerializer(serializers.Serializer):
     resolved_entities = ResolvedMentionSerializer(many=True)
     retrievers = serializers.ListField(child=serializers.CharField())
     skip_reason = serializers.CharField(help_text='"no_match" when nothing came back, else empty')
+    semantic = serializers.CharField(
+        help_text='"ready", or why meaning was not searched: "warming" while the model loads at start, "disabled", '
+                  '"canary_timeout", …')
 
 
 class TurnOutputSerializer(serializers.Serializer):

@@ -75,6 +75,7 @@ def search_response(outcome) -> dict:
             for r in outcome.resolved_entities
         ],
         "retrievers": outcome.retrievers,
+        "semantic": outcome.semantic,
         "skip_reason": outcome.skip_reason,
     }
 

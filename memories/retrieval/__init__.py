@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from memories.readiness import semantic_retrieval_ready
+from memories.readiness import semantic_state_now
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, mentions_of, resolve_entities
@@ -41,6 +41,7 @@ class SearchOutcome:
     resolved_entities: list[ResolvedEntity] = field(default_factory=list)
     skip_reason: str = ""
     retrievers: list[str] = field(default_factory=list)
+    semantic: str = "ready"  # or why meaning was not searched: warming, disabled, canary_timeout, …
 
 
 def search_memories(*, user_id: str, query: str, session_id: str | None = None, entities=(), hop=None,
@@ -48,7 +49,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
                     limit=None, freshness_weight: float | None = None) -> SearchOutcome:
     """An explicit question's search; per-turn retrieval passes its own (larger) freshness_weight."""
     retrieval = recall_setting("memory_retrieval")
-    semantic = semantic_retrieval_ready()
+    semantic_state = semantic_state_now()  # a search during the start-up warm-up runs on text + graph
+    semantic = semantic_state == "ready"
     pending = _embedder.submit(_query_vector, query) if semantic else None
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
@@ -90,6 +92,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),
+        semantic=semantic_state,
     )
 
 

@@ -1,5 +1,6 @@
 """The semantic startup canary and /api/v1/ready: ok, timeout, auth, connection, bypass, disabled."""
 import os
+import time
 import shutil
 import tempfile
 from pathlib import Path
@@ -141,3 +142,19 @@ def test_warm_up_embeds_the_query_centroids_and_takes_startup_objects_out_of_the
         assert gc.get_freeze_count() > 100_000  # the model's objects: no full collection walks them again
     finally:
         gc.unfreeze()
+
+
+def test_a_search_during_the_start_up_warm_up_runs_on_text_and_graph_without_waiting(db, monkeypatch, recall_config):
+    from memories import readiness
+    from memories.retrieval import search_memories
+
+    factories.memory(content="prefers window seats on long flights")
+    recall_config({"memory_semantic": {"startup_canary_bypass": False}})
+    monkeypatch.setattr(readiness, "_result", None)
+    with readiness._lock:  # the warm-up thread is loading the model
+        began = time.perf_counter()
+        outcome = search_memories(user_id="alice", query="window seats", include_all_domains=True)
+        waited = time.perf_counter() - began
+        assert readiness.semantic_status(wait=False)["reason"] == "warming"
+    assert outcome.semantic == "warming" and "semantic" not in outcome.retrievers and waited < 2
+    assert [hit.memory.content for hit in outcome.hits] == ["prefers window seats on long flights"]
