@@ -24,9 +24,10 @@ class RequestLogMiddleware:
     def __call__(self, request):
         began = time.perf_counter()
         response = self.get_response(request)
-        logger.info(json.dumps({
-            "method": request.method, "path": request.path, "status": response.status_code,
-            "ms": round((time.perf_counter() - began) * 1000, 1),
-            "user_id": getattr(request, USER_ID_ATTRIBUTE, None) or getattr(request, "acting_user_id", None),
-        }))
+        if logger.isEnabledFor(logging.INFO):
+            logger.info(json.dumps({
+                "method": request.method, "path": request.path, "status": response.status_code,
+                "ms": round((time.perf_counter() - began) * 1000, 1),
+                "user_id": getattr(request, USER_ID_ATTRIBUTE, None) or getattr(request, "acting_user_id", None),
+            }))
         return response
