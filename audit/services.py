@@ -3,11 +3,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from audit.labels import AuditAction
 from audit.models import AuditEvent
 from recall_site.config import recall_setting
 
 
-def audit_record(*, actor: str, action: "AuditAction | str", user_id: str = "", target_ids: dict | None = None,
+def audit_record(*, actor: str, action: AuditAction | str, user_id: str = "", target_ids: dict | None = None,
                  counts: dict | None = None, reason: str = "") -> AuditEvent:
     return AuditEvent.objects.create(
         actor=actor,
