@@ -8,6 +8,8 @@ cache (~5 ms of a hybrid search). A setting that needs a restart applies when
 the server next starts: at once if this process has just created the data
 directory, otherwise once the last process using the server has exited.
 """
+import json
+import os
 import warnings
 from pathlib import Path
 
@@ -71,3 +73,23 @@ def _apply_server_settings(server) -> bool:
     if reload:  # settings that need no restart apply at once
         server.psql("SELECT pg_reload_conf();")
     return restart
+
+
+def stop_embedded_server_if_unused() -> bool:
+    """Stop the embedded server when no other live process uses it (`manage.py serve` calls this on Ctrl-C).
+
+    pgserver stops the server when the last process that attached to it exits, but a process that died
+    without running its exit hooks (a killed worker) stays in its list of users and keeps the server up
+    for ever after. Dead processes are dropped from that list first."""
+    import psutil
+
+    server = getattr(embedded_database_settings, "server", None)
+    if server is None:
+        return False
+    users = server.pgdata / ".handle_pids.json"
+    pids = json.loads(users.read_text()) if users.exists() else []
+    if any(pid != os.getpid() and psutil.pid_exists(pid) for pid in pids):
+        return False
+    users.write_text(json.dumps([os.getpid()]))
+    server.cleanup()
+    return True

@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.management import call_command
 from django.test import Client
 
+from memories.management.commands import serve as serve_command
 from recall_site.secret_key import DEVELOPMENT_KEY, load_secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,8 @@ def _serve(monkeypatch, *args) -> str:
             return 0
 
     monkeypatch.setattr(subprocess, "Popen", Child)
+    # No real server was started: this process's database must stay up (test_serve_stop.py covers the stop).
+    monkeypatch.setattr(serve_command, "stop_embedded_server_if_unused", lambda: False)
     out = StringIO()
     call_command("serve", *args, stdout=out)
     return out.getvalue()

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from recall_site.embedded_db import stop_embedded_server_if_unused
 from recall_site.schedules import ensure_schedules
 
 DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
@@ -79,6 +80,8 @@ class Command(BaseCommand):
                 child.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 child.kill()
+        if stop_embedded_server_if_unused():
+            self.stdout.write("Embedded PostgreSQL stopped.")
         self.stdout.write("Recall stopped.")
 
 
