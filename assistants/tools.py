@@ -18,12 +18,12 @@ from forgetting.criteria import DeleteRequestError, UnknownTargetError
 from forgetting.services import deletion_preview, hard_delete
 from memories import services
 from memories.api import search_serializers as search_io
+from memories.api.search import search_validated
 from memories.api.serializers import (
     MemoryOutputSerializer, ProfileSerializer, ProfileUpdateInputSerializer, RememberInputSerializer,
 )
 from memories.hydration import startup_digest, turn_retrieval
 from memories.remember import remember_memory
-from memories.retrieval import search_memories
 from access.scope import UserIdQuerySerializer
 from recall_site.api_input import validated
 
@@ -55,13 +55,7 @@ def search(caller: Caller, *, query: str, user_id: str | None = None, session_id
     data = _checked(search_io.SearchInputSerializer, _given(
         query=query, scope=_given(user_id=user_id, session_id=session_id), hints=hints, filters=filters,
         types=types, limit=limit))
-    hints, filters = data.get("hints", {}), data.get("filters", {})
-    outcome = search_memories(
-        user_id=user_id, query=data["query"], session_id=session_id or None,
-        entities=hints.get("entities", ()), hop=hints.get("hop"), types=data.get("types"),
-        domains=filters.get("domains"), min_confidence=filters.get("min_confidence"),
-        include_all_domains=filters.get("include_all_domains", False), limit=data.get("limit"),
-    )
+    outcome = search_validated(data, user_id)
     response = search_io.search_response(outcome)
     lines = [_hit_line(hit) for hit in response["results"]]
     return Answer("\n".join(lines) or f"No memories found ({response['skip_reason'] or 'no_match'}).", response)

@@ -40,7 +40,7 @@ class RecallStateCollector:
                                 value=OrmQ.objects.count())
         yield GaugeMetricFamily("recall_review_queue_size", "Memories waiting for review (all users).",
                                 value=Memory.objects.filter(status=Status.ACTIVE, needs_review=True).count())
-        semantic = semantic_status()
+        semantic = semantic_status(wait=False)  # a scrape never waits for the model to load
         ready = GaugeMetricFamily("recall_semantic_ready", "1 when semantic retrieval is ready, by reason.",
                                   labels=["reason"])
         ready.add_metric([semantic.get("reason") or "ok"], 1.0 if semantic.get("ready") else 0.0)

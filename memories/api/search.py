@@ -19,22 +19,24 @@ from recall_site.telemetry import SEARCH_SECONDS
 @api_view(["POST"])
 def search_view(request):
     data = validated(s.SearchInputSerializer, request.data)
+    user_id = scoped_user_id(request, data.get("scope", {}).get("user_id"))
+    outcome = search_validated(data, user_id)
+    return Response(s.search_response(outcome))
+
+
+def search_validated(data: dict, user_id: str):
+    """Run a validated search input (the seed's query shape) for one authorised user id, timed for
+    Prometheus; the REST view and the MCP `search` tool both answer through it."""
     scope, hints, filters = data.get("scope", {}), data.get("hints", {}), data.get("filters", {})
     began = time.perf_counter()
     outcome = search_memories(
-        user_id=scoped_user_id(request, scope.get("user_id")),
-        query=data["query"],
-        session_id=scope.get("session_id") or None,
-        entities=hints.get("entities", ()),
-        hop=hints.get("hop"),
-        types=data.get("types"),
-        domains=filters.get("domains"),
-        min_confidence=filters.get("min_confidence"),
-        include_all_domains=filters.get("include_all_domains", False),
-        limit=data.get("limit"),
+        user_id=user_id, query=data["query"], session_id=scope.get("session_id") or None,
+        entities=hints.get("entities", ()), hop=hints.get("hop"), types=data.get("types"),
+        domains=filters.get("domains"), min_confidence=filters.get("min_confidence"),
+        include_all_domains=filters.get("include_all_domains", False), limit=data.get("limit"),
     )
     SEARCH_SECONDS.labels(search_mode(outcome, hints.get("hop"))).observe(time.perf_counter() - began)
-    return Response(s.search_response(outcome))
+    return outcome
 
 
 def search_mode(outcome, hop) -> str:
