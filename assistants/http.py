@@ -2,10 +2,14 @@
 
 Every request carries one of the REST API's tokens (`Authorization: Token <key>`; `Bearer <key>` is
 taken too, for clients that can only send that) and a Host that Django's ALLOWED_HOSTS accepts, or
-it is answered 401 / 400 before the MCP layer sees it. Tool calls act for the `user_id` argument,
+it is answered 401 / 400 before the MCP layer sees it; the REST API's rate limits (per token, per
+client IP: recall_site/throttling.py) count its requests too, and an exceeded one is a 429. Tool calls act for the `user_id` argument,
 else the endpoint's `?user_id=`, else `default`, each checked against the account's grants.
 The server is stateless (any worker answers any request) and answers JSON rather than SSE streams.
 """
+import math
+from types import SimpleNamespace
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -23,6 +27,7 @@ from assistants.callers import Caller
 from assistants.mcp_server import recall_mcp_server
 from recall_site.authentication import TokenAuthentication
 from recall_site.config import recall_setting
+from recall_site.throttling import refusal_wait
 
 MCP_PATH = "/mcp"
 ACCOUNT_KEY = "recall.account"  # where TokenRequired leaves the account in the ASGI scope
@@ -67,6 +72,12 @@ class TokenRequired:
             response = _error(401, "not_authenticated", "An API token is required: Authorization: Token <key>.")
             response.headers["WWW-Authenticate"] = "Token"
             return await response(scope, receive, send)
+        wait = await sync_to_async(refusal_wait)(_throttle_request(scope, headers, account))
+        if wait is not None:
+            seconds = max(math.ceil(wait), 1)
+            response = _error(429, "throttled", f"Request was throttled. Expected available in {seconds} seconds.")
+            response.headers["Retry-After"] = str(seconds)
+            return await response(scope, receive, send)
         scope[ACCOUNT_KEY] = account
         await self.app(scope, receive, send)
 
@@ -84,6 +95,13 @@ def _account_for(authorization: str):
     finally:
         close_old_connections()
     return account
+
+
+def _throttle_request(scope, headers: Headers, account) -> SimpleNamespace:
+    """What the throttles read of a request: the account and the client address (recall_site/client_ip.py)."""
+    client = scope.get("client") or ("", 0)
+    return SimpleNamespace(user=account, META={"REMOTE_ADDR": client[0],
+                                               "HTTP_X_FORWARDED_FOR": headers.get("x-forwarded-for", "")})
 
 
 def _error(status: int, error: str, message: str) -> JSONResponse:

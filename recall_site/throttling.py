@@ -6,7 +6,8 @@ read on every request, so an override applies at once. An exceeded limit is a
 429 with Retry-After and a JSON body. Counts live in Django's default cache:
 the local-memory cache counts per web process, so with four gunicorn workers a
 client may get up to four times the rate; point CACHES at a shared cache to
-count across processes.
+count across processes. The MCP endpoint (`/mcp`, outside DRF) counts against the
+same limits through `refusal_wait`.
 """
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -41,3 +42,11 @@ class IPRateThrottle(_ConfiguredRateThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+def refusal_wait(request) -> float | None:
+    """Seconds to wait if a rate limit refuses this request, else None (and the request is counted), as DRF
+    checks its throttles; `request` needs `user` and `META` only, so a non-DRF endpoint can ask too."""
+    waits = [throttle.wait() for throttle in (TokenRateThrottle(), IPRateThrottle())
+             if not throttle.allow_request(request, None)]
+    return max((wait or 0.0 for wait in waits), default=None) if waits else None

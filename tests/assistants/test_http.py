@@ -112,3 +112,29 @@ def test_bad_input_is_a_tool_error_and_writes_nothing(alice, recall_config):
 
     run(scenario)
     assert not Memory.objects.filter(user_id="alice").exists()
+
+
+def test_mcp_requests_count_against_the_api_rate_limits(alice, bob, recall_config):
+    from django.core.cache import cache
+
+    recall_config({"security": {"api_rate_per_token": "3/minute"}})
+    cache.clear()
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {"Accept": "application/json, text/event-stream"}
+
+    async def scenario():
+        async with serving() as http:
+            for _ in range(3):
+                response = await http.post("/mcp", json=body, headers={**headers, "Authorization": f"Token {alice_key}"})
+                assert response.status_code == 200
+            response = await http.post("/mcp", json=body, headers={**headers, "Authorization": f"Token {alice_key}"})
+            assert response.status_code == 429
+            assert response.json()["error"] == "throttled" and 0 < int(response.headers["Retry-After"]) <= 60
+            response = await http.post("/mcp", json=body, headers={**headers, "Authorization": f"Token {bob_key}"})
+            assert response.status_code == 200  # each token has its own count
+
+    alice_key, bob_key = token_of(alice), token_of(bob)
+    try:
+        run(scenario)
+    finally:
+        cache.clear()
