@@ -30,7 +30,8 @@ def deletion_plan(user_id: str, criteria: DeleteCriteria) -> PurgePlan:
     entities = _entities(user_id, criteria.entity_refs)
     entity_ids = [entity.pk for entity in entities]
     terms = entity_terms(entities)
-    linked_ids = _entity_linked_memory_ids(user_id, entity_ids) | _memory_ids_naming(user_id, entity_ids, terms)
+    forms = _text_forms(user_id, entity_ids, terms)
+    linked_ids = _entity_linked_memory_ids(user_id, entity_ids) | _memory_ids_naming(user_id, forms)
     entity_sessions = _entity_sessions(user_id, entity_ids, linked_ids)
     memory_ids = linked_ids | _session_memory_ids(user_id, entity_sessions) | _requested_memory_ids(user_id, criteria)
     forgotten_sessions = sorted(entity_sessions | set(criteria.source_session))
@@ -49,6 +50,7 @@ def deletion_plan(user_id: str, criteria: DeleteCriteria) -> PurgePlan:
         tombstone_ids=sorted(set(incoming.values_list("object_id", flat=True))),
         sessions=forgotten_sessions,
         terms=terms,
+        text_terms=forms,
         relation_ids=sorted(relation_ids),
         alias_ids=_alias_ids(user_id, gone, name_terms(terms)),
         mention_ids=list(EntityMention.objects.filter(user_id=user_id).filter(
@@ -77,17 +79,22 @@ def _entity_linked_memory_ids(user_id: str, entity_ids: list[int]) -> set[int]:
     return {pk for (pk,) in linked.union(subject)}
 
 
-def _memory_ids_naming(user_id: str, entity_ids: list[int], terms: list[str]) -> set[int]:
-    """Memories whose text names her ("emma larsson called", "coffee with Larsson", "gift for Emma L."),
-    linked to her or not."""
+def _text_forms(user_id: str, entity_ids: list[int], terms: list[str]) -> list[str]:
+    """Her names that select rows by their text: a first name or surname alone only while nobody else the
+    user knows carries it."""
     if not entity_ids:
-        return set()
+        return []
     own_forms = {normalize_name(term) for term in terms}
     others = Entity.objects.live().filter(user_id=user_id).exclude(pk__in=entity_ids).exclude(
         normalized_name__in=own_forms)
     other_names = [*others.values_list("canonical_name", flat=True),
                    *Alias.objects.filter(entity__in=others).values_list("alias", flat=True)]
-    forms = text_terms(terms, other_names)
+    return text_terms(terms, other_names)
+
+
+def _memory_ids_naming(user_id: str, forms: list[str]) -> set[int]:
+    """Memories whose text names her ("emma larsson called", "coffee with Larsson", "gift for Emma L."),
+    linked to her or not."""
     if not forms:
         return set()
     said = Concat("content", Value(" "), Cast("details", TextField()), output_field=TextField())

@@ -1,6 +1,8 @@
 from django.contrib import admin
 
-from memories.models import Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile
+from memories.models import (
+    IngestJob, Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile,
+)
 
 
 class MemoryEntityInline(admin.TabularInline):
@@ -58,3 +60,12 @@ class MemoryEntityAdmin(admin.ModelAdmin):
 class SourceMessageAdmin(admin.ModelAdmin):
     list_display = ["message_id", "user_id", "session_id", "speaker", "at"]
     search_fields = ["user_id", "session_id", "message_id"]
+
+
+@admin.register(IngestJob)
+class IngestJobAdmin(admin.ModelAdmin):
+    list_display = ["public_id", "user_id", "session_id", "status", "message_count", "attempts", "error",
+                    "created_at", "finished_at"]
+    list_filter = ["status"]
+    search_fields = ["public_id", "user_id", "session_id"]
+    readonly_fields = ["public_id", "created_at", "started_at", "finished_at"]

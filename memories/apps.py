@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
+from django.urls import register_converter
 
 
 class MemoriesConfig(AppConfig):
@@ -9,21 +10,27 @@ class MemoriesConfig(AppConfig):
     def ready(self):
         from entities.signals import entity_merging
         from memories.entity_links import move_memory_links
-        from memories.purgers import MemoryPurger
+        from memories.converters import IngestJobIdConverter
+        from memories.purgers import IngestJobPurger, MemoryPurger
         from django_q.models import Schedule
 
         from memories.readiness import warm_up
-        from memories.tasks import detect_entity_drift, embed_pending_memories, expire_and_purge_memories
+        from memories.tasks import (
+            detect_entity_drift, embed_pending_memories, expire_and_purge_memories, resume_ingest_jobs,
+        )
         from recall_site.purging import register
         from recall_site.schedules import every
         from recall_site.startup import on_serve
         from recall_site.timestamps import use_c_timestamp_loader
 
         register(MemoryPurger())
+        register(IngestJobPurger())
+        register_converter(IngestJobIdConverter, "ingest_job_id")
         on_serve(warm_up)  # the model, the startup canary and the query-domain centroids, before the first search
         every("embed pending memories", embed_pending_memories, Schedule.MINUTES, 1)
         every("expire and purge memories", expire_and_purge_memories, Schedule.DAILY)
         every("detect entity drift", detect_entity_drift, Schedule.DAILY)
+        every("resume background ingests", resume_ingest_jobs, Schedule.MINUTES, 1)
         entity_merging.connect(move_memory_links, dispatch_uid="recall-memory-links-follow-merge")
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")

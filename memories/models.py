@@ -1,4 +1,6 @@
-"""Typed memories, their history, user profiles and per-turn injection state."""
+"""Typed memories, their history, user profiles, per-turn injection state and background ingest jobs."""
+import secrets
+
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
@@ -284,3 +286,53 @@ class TurnInjection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user_id", "session_id", "injected_at"])]
+
+
+def new_ingest_job_id() -> str:
+    """A job's public id: random, so one job id says nothing about another's."""
+    return f"ing_{secrets.token_hex(8)}"
+
+
+class IngestJobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class IngestJob(models.Model):
+    """An ingest sent with "wait": false: its messages, kept until a worker has run them through the pipeline
+    (memories/ingest_jobs.py), then its trace, readable at /api/v1/ingest/<public_id> until
+    `ingest_jobs.retention_days` after it finished.
+
+    `messages` are the parsed messages (speaker split off, timestamp and id filled in at arrival), emptied once
+    the job is done. `progress` holds, by position, the trace entry of each message whose writes committed:
+    it is updated in that message's own transaction, so a job a worker died on resumes after the last
+    written message and writes none twice. `memory_ids` are the memories it wrote (a forget scrubs their
+    content from the trace).
+    """
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_ingest_job_id, editable=False)
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    source = models.CharField(max_length=24, choices=Source.choices)
+    actor = models.CharField(max_length=150, blank=True)
+    messages = models.JSONField(default=list, blank=True)
+    message_count = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=IngestJobStatus.choices, default=IngestJobStatus.QUEUED)
+    progress = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    memory_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "ingest job"
+        verbose_name_plural = "ingest jobs"
+        indexes = [models.Index(fields=["user_id", "status", "id"], name="ingest_job_user_status")]
+
+    def __str__(self):
+        return f"{self.public_id} ({self.status})"

@@ -1,18 +1,22 @@
 """The memories app's part of every deletion (recall_site/purging.py): memories, their entity links and
 history, the source messages no remaining memory names (and all of a forgotten session's), supersession
 links pointing at them, per-turn injection records, queued embedding tasks, the centroids of other
-entities that averaged their embeddings, and profile entries naming a forgotten person.
+entities that averaged their embeddings, and profile entries naming a forgotten person; and background
+ingest jobs (`IngestJobPurger`).
 """
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Q, TextField
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast
 from django_q.models import OrmQ
 
 from entities.models import Entity
-from memories.models import Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile
+from memories.models import (
+    IngestJob, Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile,
+)
 from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
-from recall_site.redaction import mentions_any
+from recall_site.redaction import REDACTED, mentions_any, sql_word_pattern
 from recall_site.schedules import task_name
 
 # Queued tasks whose first argument is a list of memory ids.
@@ -51,6 +55,49 @@ class MemoryPurger(Purger):
         if plan.terms:
             _redact_profile(plan.user_id, plan.terms)
         return counts
+
+
+class IngestJobPurger(Purger):
+    """Background ingest jobs (memories/ingest_jobs.py), queued, running or done: those of a forgotten session
+    and those whose waiting words or trace name a forgotten person go (a running one stops writing at its next
+    message); a forgotten memory's content is scrubbed from the traces of the jobs that wrote it."""
+    models = (IngestJob,)
+    order = 11
+
+    def count(self, plan: PurgePlan) -> dict[str, int]:
+        return {"ingest_jobs": _forgotten_jobs(plan).count()}
+
+    def execute(self, plan: PurgePlan) -> dict[str, int]:
+        counts = {"ingest_jobs": _forgotten_jobs(plan).delete()[0]}
+        _scrub_job_traces(plan.user_id, set(plan.memory_ids))
+        return counts
+
+
+def _forgotten_jobs(plan: PurgePlan):
+    forgotten = Q(session_id__in=plan.sessions)
+    if plan.text_terms:
+        pattern = sql_word_pattern(plan.text_terms)
+        forgotten |= Q(said__iregex=pattern) | Q(written__iregex=pattern) | Q(traced__iregex=pattern)
+    return IngestJob.objects.filter(user_id=plan.user_id).alias(
+        said=Cast("messages", TextField()), written=Cast("progress", TextField()),
+        traced=Cast("result", TextField())).filter(forgotten)
+
+
+def _scrub_job_traces(user_id: str, memory_ids: set[int]) -> None:
+    if not memory_ids:
+        return
+    for job in IngestJob.objects.filter(user_id=user_id, memory_ids__overlap=list(memory_ids)):
+        job.progress = {position: _scrubbed(entry, memory_ids) for position, entry in job.progress.items()}
+        if job.result:
+            job.result["messages"] = [_scrubbed(entry, memory_ids) for entry in job.result["messages"]]
+        job.memory_ids = [pk for pk in job.memory_ids if pk not in memory_ids]
+        job.save(update_fields=["progress", "result", "memory_ids"])
+
+
+def _scrubbed(entry: dict, memory_ids: set[int]) -> dict:
+    results = [{**result, "content": REDACTED} if result["memory_id"] in memory_ids else result
+               for result in entry["results"]]
+    return {**entry, "results": results}
 
 
 def _superseding_others(memory_ids: list[int], *, clear: bool) -> int:

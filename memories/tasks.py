@@ -1,5 +1,5 @@
-"""Background work (django-q2): embedding, expiry and purge, drift detection. Tasks take ids,
-are idempotent and safe to run twice at once."""
+"""Background work (django-q2): embedding, background ingests, expiry and purge, drift detection. Tasks
+take ids, are idempotent and safe to run twice at once."""
 import logging
 import threading
 from contextlib import contextmanager
@@ -93,6 +93,19 @@ def embed_pending_memories(limit: int = 512) -> int:
         .order_by("pk").values_list("pk", flat=True)[:limit]
     )
     return embed_memories(ids)
+
+
+def run_ingest_job(job_id: int) -> int:
+    """Run the background ingests ("wait": false) of this job's user, oldest first (memories/ingest_jobs.py)."""
+    from memories.ingest_jobs import ingest_job_run  # it imports the pipeline, which imports this module
+    return ingest_job_run(job_id)
+
+
+def resume_ingest_jobs() -> dict:
+    """Every minute: run the background ingests left waiting (a lost task, a dead worker) and delete finished
+    jobs past `ingest_jobs.retention_days`."""
+    from memories.ingest_jobs import ingest_jobs_upkeep
+    return ingest_jobs_upkeep()
 
 
 def expire_and_purge_memories() -> dict:

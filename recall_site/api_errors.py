@@ -8,13 +8,15 @@ too large to read is a 413. A crash caused by an unreachable database is a 503 w
 Retry-After (`database_unavailable`), not a 500. `error_response` builds the
 errors the request guards answer (413, 414, 503): JSON under /api/, plain text
 elsewhere; `as_json_error` turns any other non-JSON error under /api/ into JSON.
+Every 404 has the code `not_found`, an unknown path as much as a memory, entity or relation
+that does not exist or is not the account's.
 """
 import sys
 from http import HTTPStatus
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
@@ -83,6 +85,7 @@ def as_json_error(response) -> JsonResponse:
 
 
 def json_exception_handler(exc, context):
+    exc = _as_api_exception(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -100,6 +103,16 @@ def json_exception_handler(exc, context):
             "message": str(detail) if detail is not None else str(exc),
         }
     return response
+
+
+def _as_api_exception(exc):
+    """Django's Http404 and PermissionDenied as DRF's, so that their code is `not_found` or
+    `permission_denied` like every other 404 and 403 (DRF converts them too, but hands us the original)."""
+    if isinstance(exc, Http404):
+        return exceptions.NotFound(*exc.args)
+    if isinstance(exc, PermissionDenied):
+        return exceptions.PermissionDenied(*exc.args)
+    return exc
 
 
 def _first_message(data, path=""):

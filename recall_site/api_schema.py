@@ -12,7 +12,7 @@ ERROR_DESCRIPTIONS = {
     400: "Bad input: `fields` names each field that is wrong. Nothing was written.",
     401: "No token, or a token that is not valid.",
     403: "The account is not granted this user id.",
-    404: "Not found, or not one of the account's user ids.",
+    404: "Not found, or not one of the account's user ids (`error`: `not_found`, as for every 404).",
     413: "The request body is too large (security.max_body_bytes).",
     414: "The URI is too long (security.max_uri_chars).",
     429: "Too many requests: retry after the Retry-After header's seconds.",

@@ -12,7 +12,8 @@ PostgreSQL may still abort one of two transactions that wait on each other
 `retry_on_conflict` runs such a unit of work again.
 """
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from django.db import OperationalError, connection
@@ -28,6 +29,23 @@ def user_write_lock(user_id: str) -> None:
     """Wait for, then hold until the current transaction ends, the write lock of `user_id`."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"recall-write:{user_id}"])
+
+
+@contextmanager
+def user_queue_turn(user_id: str) -> Iterator[bool]:
+    """Try to take the turn at running `user_id`'s queued background ingests (a session-level advisory
+    lock, held across the many transactions of a job): yields whether this connection got it, and gives it
+    back at exit. A worker that dies loses its connection and with it the turn, so the next one resumes."""
+    key = f"recall-ingest-queue:{user_id}"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(hashtext(%s))", [key])
+        taken = cursor.fetchone()[0]
+    try:
+        yield taken
+    finally:
+        if taken:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(hashtext(%s))", [key])
 
 
 def retry_on_conflict(work: Callable[[], T]) -> T:

@@ -21,6 +21,8 @@ class PurgePlan:
     tombstone_ids: list[int] = field(default_factory=list)
     sessions: list[str] = field(default_factory=list)  # forgotten sessions
     terms: list[str] = field(default_factory=list)  # the forgotten names, redacted from what stays
+    # The names that select rows by their text (the planner's `text_terms`: no first name someone else shares).
+    text_terms: list[str] = field(default_factory=list)
     relation_ids: list[int] = field(default_factory=list)
     alias_ids: list[int] = field(default_factory=list)
     mention_ids: list[int] = field(default_factory=list)

@@ -1,16 +1,23 @@
-"""POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace."""
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+"""POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace — or, with
+"wait": false, store them, answer 202 with a job and run them in the background (memories/ingest_jobs.py);
+GET /api/v1/ingest/<job_id> answers the job's status and, once done, the same trace."""
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from access.grants import actor_name
+from access.scope import DEFAULT_USER_ID, UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories.api.response_schemas import IngestOutputSerializer
-from memories.models import Source
+from memories.ingest_jobs import ingest_job_enqueue, ingest_job_for
+from memories.models import IngestJob, Source
 from memories.pipeline import ingest_messages
 from recall_site.api_fields import content_field
 from recall_site.api_schema import with_errors
-from access.scope import DEFAULT_USER_ID, scoped_user_id
 from recall_site.api_input import validated
 
 INGEST_SOURCES = [Source.AUTO_REFLECTION, Source.IMPORT, Source.MANUAL_TOOL]
@@ -32,13 +39,49 @@ class IngestInputSerializer(serializers.Serializer):
     source = serializers.ChoiceField(choices=INGEST_SOURCES, default=Source.AUTO_REFLECTION)
     # A ListField (not many=True) so the schema states minItems and maxItems.
     messages = serializers.ListField(child=IngestMessageSerializer(), min_length=1, max_length=MAX_MESSAGES)
+    wait = serializers.BooleanField(
+        default=True, help_text="false: store the messages, answer 202 with a job at once and run the pipeline in "
+                                "the background; GET its status_url for the trace")
 
 
-@extend_schema(request=IngestInputSerializer, responses=with_errors({200: IngestOutputSerializer}, 400))
+class IngestJobOutputSerializer(serializers.ModelSerializer):
+    job_id = serializers.CharField(source="public_id")
+    status_url = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = IngestJob
+        fields = ["job_id", "status", "status_url", "user_id", "session_id", "source", "message_count", "attempts",
+                  "error", "created_at", "started_at", "finished_at", "result"]
+        extra_kwargs = {"status": {"help_text": "queued, running, done or failed"},
+                        "error": {"help_text": "why the last attempt failed (an error class, no content)"}}
+
+    def get_status_url(self, job) -> str:
+        return f"{reverse('api-ingest-job', args=[job.public_id])}?{urlencode({'user_id': job.user_id})}"
+
+    @extend_schema_field(IngestOutputSerializer(allow_null=True, help_text="the trace, once done"))
+    def get_result(self, job):
+        return job.result
+
+
+@extend_schema(request=IngestInputSerializer, responses=with_errors(
+    {200: IngestOutputSerializer, 202: IngestJobOutputSerializer}, 400))
 @api_view(["POST"])
 def ingest_view(request):
     data = validated(IngestInputSerializer, request.data)
     user_id = scoped_user_id(request, data["user_id"])
-    trace = ingest_messages(user_id=user_id, session_id=data["session_id"], source=data["source"],
-                            actor=actor_name(request.user), messages=data["messages"])
-    return Response(trace.as_dict())
+    work = {"user_id": user_id, "session_id": data["session_id"], "source": data["source"],
+            "actor": actor_name(request.user), "messages": data["messages"]}
+    if not data["wait"]:
+        job = ingest_job_enqueue(**work)
+        return Response(IngestJobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+    return Response(ingest_messages(**work).as_dict())
+
+
+@extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: IngestJobOutputSerializer}, 400, 404))
+@api_view(["GET"])
+def ingest_job_view(request, job_id: str):
+    job = ingest_job_for(user_id=query_user_id(request), public_id=job_id)
+    if job is None:
+        raise NotFound("No ingest job with this id for this user id.")
+    return Response(IngestJobOutputSerializer(job).data)

@@ -89,11 +89,13 @@ class CandidateResultSerializer(serializers.Serializer):
     reason = serializers.CharField()
     type = serializers.CharField()
     content = serializers.CharField()
-    score = serializers.FloatField()
-    memory_id = serializers.IntegerField(allow_null=True)
+    confidence = serializers.FloatField(
+        help_text="the memory's confidence after this message (the candidate's when nothing was written)")
+    score = serializers.FloatField(help_text="the same as confidence: its older name, kept for existing clients")
+    memory_id = serializers.IntegerField(allow_null=True, help_text="the memory written or reinforced; null if none")
     domain = serializers.CharField()
     superseded_ids = serializers.ListField(child=serializers.IntegerField())
-    expired = serializers.BooleanField()
+    expired = serializers.BooleanField(help_text="stored already expired: its own date put it below the floor")
 
 
 class TraceEntrySerializer(serializers.Serializer):
@@ -102,7 +104,7 @@ class TraceEntrySerializer(serializers.Serializer):
     outcome = serializers.CharField(help_text="stored, reinforced, superseded, sent_to_review or rejected")
     stage = serializers.CharField()
     reason = serializers.CharField()
-    score = serializers.FloatField()
+    score = serializers.FloatField(help_text="the message's relevance score from pre_filter, 0..1")
     results = CandidateResultSerializer(many=True)
 
 

@@ -42,8 +42,10 @@ logger = logging.getLogger(__name__)
 STAGES = (PreFilter(), Extract(), TagDomain(), ResolveRefs(), Reconcile(), Infer(), AutoMemoryPolicy(), Persist())
 
 
-def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], source: str, actor: str) -> PipelineTrace:
-    context = IngestContext(user_id=user_id, session_id=session_id, source=source, actor=actor)
+def run_pipeline(*, user_id: str, session_id: str, messages: list[Message], source: str, actor: str,
+                 on_written=None) -> PipelineTrace:
+    context = IngestContext(user_id=user_id, session_id=session_id, source=source, actor=actor,
+                            on_written=on_written)
     items = [WorkItem(message) for message in messages]
     if auto_memory_disabled(context):
         for item in items:
@@ -83,6 +85,8 @@ def _write_message(item: WorkItem, context: IngestContext, batch_stages: list, w
                 for stage in write_stages:
                     stage_name = stage.name
                     stage.run(item, context)
+                if context.on_written:
+                    context.on_written(item, _trace_entry(item))
         except Exception:
             context.self_entity = None  # it may have been created in the rolled-back transaction
             raise
@@ -127,9 +131,10 @@ def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
     return f"msg_{digest[:16]}"
 
 
-def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> PipelineTrace:
-    """Run raw messages ({role, content, timestamp?, id?, name?}) through the pipeline and audit the ingest
-    (ids only). A message's `name`, or a leading "Name: " in its content, makes that person its speaker."""
+def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
+    """Raw messages ({role, content, timestamp?, id?, name?}) as the pipeline takes them: a message's `name`, or
+    a leading "Name: " in its content, makes that person its speaker; a missing timestamp is now, a missing id
+    one made from the message."""
     parsed = []
     for raw in messages:
         timestamp = raw.get("timestamp") or timezone.now()
@@ -138,14 +143,25 @@ def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, m
             content=content, timestamp=timestamp, role=raw.get("role", "user"), speaker=speaker,
             id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
         ))
+    return parsed
+
+
+def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> PipelineTrace:
+    """Run raw messages (`parse_messages`) through the pipeline and audit the ingest (ids only)."""
+    parsed = parse_messages(session_id, messages)
     trace = run_pipeline(user_id=user_id, session_id=session_id, messages=parsed, source=source, actor=actor)
-    for entry in trace.entries:
-        INGEST_MESSAGES.labels(entry.outcome, entry.stage).inc()
-    with transaction.atomic():
-        audit_record(actor=actor, action=AuditAction.INGEST, user_id=user_id,
-                     target_ids={"session_id": session_id, "memory_ids": trace.memory_ids},
-                     counts={"messages": len(parsed), **trace.counts})
+    ingest_recorded(trace, actor=actor, messages=len(parsed))
     return trace
 
 
-__all__ = ["run_pipeline", "ingest_messages", "Message", "PipelineTrace"]
+def ingest_recorded(trace: PipelineTrace, *, actor: str, messages: int) -> None:
+    """Count an ingest's outcomes for Prometheus and write its audit row (ids and counts only)."""
+    for entry in trace.entries:
+        INGEST_MESSAGES.labels(entry.outcome, entry.stage).inc()
+    with transaction.atomic():
+        audit_record(actor=actor, action=AuditAction.INGEST, user_id=trace.user_id,
+                     target_ids={"session_id": trace.session_id, "memory_ids": trace.memory_ids},
+                     counts={"messages": messages, **trace.counts})
+
+
+__all__ = ["run_pipeline", "parse_messages", "ingest_messages", "ingest_recorded", "Message", "PipelineTrace"]

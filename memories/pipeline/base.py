@@ -8,6 +8,7 @@ run (`applies`: remember_memory's given candidate skips pre_filter and extract).
 Stages that can batch work across messages (tag_domain embeds all candidates in one
 call) override `run_batch`.
 """
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -128,7 +129,8 @@ class CandidateResult:
     reason: str
     type: str
     content: str
-    score: float
+    confidence: float  # the memory's confidence after this message (the candidate's, if nothing was written)
+    score: float  # the same number: its older name, kept for existing clients
     memory_id: int | None = None
     domain: str = ""
     superseded_ids: list[int] = field(default_factory=list)
@@ -182,6 +184,9 @@ class IngestContext:
     self_entity: Any = None  # the user's own entity, looked up on first use in a run (resolve_refs.user_self)
     # remember_memory: the candidate is given (what to remember, as said), not extracted from a message.
     explicit: bool = False
+    # Called with a message's work item and trace entry inside its write transaction, after its writes
+    # (a background ingest job records its progress there, memories/ingest_jobs.py); may raise Rejected.
+    on_written: Callable[["WorkItem", TraceEntry], None] | None = None
 
 
 @dataclass

@@ -41,6 +41,8 @@ NOT_NAMES = NOT_NAME_WORDS | {
     "working", "every", "each", "some", "all", "one", "two", "three", "dr", "mr", "mrs", "ms", "prof",
     "quarterly", "weekly", "daily", "annual", "team", "project", "flight", "trip", "dentist", "doctor",
     "appointment", "interview", "review", "party", "wedding",
+    # A memory's own wording starts with its verb: "Prefers window seats", "Likes flat white coffee".
+    "prefers", "likes", "loves", "hates", "dislikes", "enjoys", "avoids",
 }
 # Last words (and for places first words) that make a name an organisation, a place or a thing, not a person.
 ORG_WORDS = {

@@ -96,8 +96,9 @@ class Persist(Stage):
 
 
 def _result(outcome, stage, reason, candidate, memory=None, superseded_ids=()) -> CandidateResult:
+    confidence = round(memory.confidence if memory else candidate.confidence, 4)
     return CandidateResult(
         outcome=outcome, stage=stage, reason=reason, type=candidate.type, content=candidate.content,
-        score=round(memory.confidence if memory else candidate.confidence, 4),
+        confidence=confidence, score=confidence,
         memory_id=memory.pk if memory else None, domain=candidate.domain, superseded_ids=list(superseded_ids),
     )

@@ -30,6 +30,7 @@ def test_dry_run_counts_every_table_and_changes_nothing(sarah_world):
         "superseded_links_cleared": 1,
         "turn_injections": 2, "queued_tasks": 0, "entities_removed": 0, "entities_tombstoned": 1,
         "aliases": 5, "mentions": 2, "relations": 1, "entity_reviews": 0, "unresolved_references": 2,
+        "ingest_jobs": 0,
     }
     assert Memory.objects.filter(user_id="alice").count() == 5
     assert Entity.objects.get(pk=sarah_world.sarah.pk).canonical_name == "Sarah Chen"

@@ -25,6 +25,7 @@ def test_schedules_are_created_idempotently(db):
         ("memories.tasks.detect_entity_drift", "D"),
         ("memories.tasks.embed_pending_memories", "I"),
         ("memories.tasks.expire_and_purge_memories", "D"),
+        ("memories.tasks.resume_ingest_jobs", "I"),
         ("metrics.tasks.snapshot_weekly_metrics", "W"),
     ]
 

@@ -126,3 +126,14 @@ def test_a_named_message_is_remembered_as_that_persons_not_the_users(alice_api):
     memory = Memory.objects.get()
     assert (memory.content, memory.subject.canonical_name) == ("Caroline works at Volkswagen", "Caroline")
     assert not Entity.objects.filter(kind="self").exists()
+
+
+def test_each_candidate_says_its_memory_and_confidence(alice_api):
+    """The README's trace fields: per candidate its memory_id, type, content, domain, confidence and expired."""
+    body = post(alice_api, "I prefer morning meetings", source="import").json()
+    candidate = body["messages"][0]["results"][0]
+    memory = Memory.objects.get()
+    assert {key: candidate[key] for key in ("memory_id", "type", "content", "domain", "confidence", "expired")} == {
+        "memory_id": memory.pk, "type": "preference", "content": memory.content, "domain": memory.domain,
+        "confidence": memory.confidence, "expired": False}
+    assert candidate["score"] == candidate["confidence"]  # the older name, kept

@@ -42,6 +42,11 @@ def test_question_words_and_sentence_starters_are_never_names():
     assert kinds(text) == [("Mel", "person")]
 
 
+def test_a_memory_starting_with_its_verb_names_nobody():
+    assert kinds("Prefers window seats") == kinds("Likes flat white coffee") == []
+    assert kinds("Loves hiking with Sarah") == [("Sarah", "person")]
+
+
 def test_the_subject_of_a_statement_about_someone():
     assert person_statement("Yesterday Alex told me the flat is too small") == "Alex"
     assert person_statement("Emma is planning a trip") == "Emma"

@@ -78,3 +78,39 @@ def test_an_overlong_uri_is_a_json_414_under_api_and_plain_text_elsewhere(alice_
     page = alice_client.get("/memories/", {"session": "s" * 3000})
     assert page.status_code == 414 and page["Content-Type"].startswith("text/plain")
     assert alice_api.get("/api/v1/memories", {"user_id": "alice", "session_id": "s" * 100}).status_code == 200
+
+
+def test_every_api_404_has_the_code_not_found(alice_api, bob):
+    """Bob's memory, entity and relation are as unknown to alice as ids that do not exist: one code for all."""
+    from tests import factories
+
+    sarah, alex = factories.person(user_id="bob", name="Sarah Chen"), factories.person(user_id="bob", name="Alex")
+    memory = factories.memory(user_id="bob", entities=[sarah])
+    relation = factories.relation(alex, "partner_of", sarah)
+    mine = factories.person(user_id="alice", name="Mine")
+    scope = {"user_id": "alice"}
+    answers = {
+        "unknown path": alice_api.get("/api/v1/no-such-endpoint"),
+        "memory": alice_api.get(f"/api/v1/memories/{memory.pk}"),
+        "memory patch": alice_api.patch(f"/api/v1/memories/{memory.pk}", {"pinned": True}, format="json"),
+        "memory delete": alice_api.delete(f"/api/v1/memories/{memory.pk}"),
+        "memory restore": alice_api.post(f"/api/v1/memories/{memory.pk}/restore"),
+        "forget_memory": alice_api.post("/api/v1/forget_memory", {**scope, "memory_id": memory.pk}, format="json"),
+        "entity": alice_api.get(f"/api/v1/entities/{sarah.public_id}", scope),
+        "entity graph": alice_api.get(f"/api/v1/entities/{sarah.public_id}/graph", scope),
+        "entity alias": alice_api.post(f"/api/v1/entities/{sarah.public_id}/aliases", {**scope, "alias": "S"},
+                                       format="json"),
+        "merge": alice_api.post("/api/v1/entities/merge", {**scope, "winner": mine.public_id,
+                                                           "loser": sarah.public_id}, format="json"),
+        "relations of": alice_api.get("/api/v1/relations", {**scope, "entity": sarah.public_id}),
+        "relation create": alice_api.post("/api/v1/relations", {**scope, "subject": mine.public_id, "predicate":
+                                                                "knows", "object": sarah.public_id}, format="json"),
+        "relation": alice_api.get(f"/api/v1/relations/{relation.pk}", scope),
+        "relation delete": alice_api.delete(f"/api/v1/relations/{relation.pk}?user_id=alice"),
+        "delete entity": alice_api.post("/api/v1/delete", {"scope": scope, "filter": {
+            "entity_refs": [sarah.public_id], "hard": True}, "dry_run": True}, format="json"),
+        "delete memory": alice_api.post("/api/v1/delete", {"scope": scope, "filter": {
+            "memory_ids": [memory.pk], "hard": True}, "dry_run": True}, format="json"),
+    }
+    codes = {name: (response.status_code, response.json()["error"]) for name, response in answers.items()}
+    assert codes == {name: (404, "not_found") for name in answers}

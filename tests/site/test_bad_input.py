@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from audit.models import AuditEvent
 from entities.models import Alias, Entity, Relation
 from memories.models import Memory, UserProfile
+from recall_site.config import recall_setting
 from tests import factories
 
 TABLES = (Memory, Entity, Alias, Relation, UserProfile, AuditEvent)
@@ -186,6 +187,16 @@ def test_a_hop_above_the_maximum_is_a_400_in_search_as_in_the_graph(alice_api):
     assert_bad_input(graph, field="hop")
     assert post_json(alice_api, "/api/v1/search", {"query": "Sarah", "scope": {"user_id": "alice"},
                                                    "hints": {"hop": 3}}).status_code == 200
+
+
+def test_the_schema_states_the_hop_maximum_that_validation_holds(alice_api):
+    """3, as the README says: the same in the OpenAPI schema, the config and the 400 above."""
+    schema = alice_api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    search_hop = schema["components"]["schemas"]["HintsRequest"]["properties"]["hop"]["maximum"]
+    graph = schema["paths"]["/api/v1/entities/{public_id}/graph"]["get"]["parameters"]
+    graph_hop = next(parameter["schema"]["maximum"] for parameter in graph if parameter["name"] == "hop")
+    assert search_hop == recall_setting("memory_retrieval.max_hop") == 3
+    assert graph_hop == recall_setting("entities.graph_max_hop") == 3
 
 
 # ------------------------------------------------------------------ dates and contacts

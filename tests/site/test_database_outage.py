@@ -47,7 +47,8 @@ def test_every_endpoint_answers_503_with_retry_after(alice_api, alice_client, da
 def _operations():
     """Every operation of the API schema, its path parameters filled in."""
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    samples = {"{public_id}": "ent_000000000000", "{memory_id}": "1", "{relation_id}": "1"}
+    samples = {"{public_id}": "ent_000000000000", "{memory_id}": "1", "{relation_id}": "1",
+               "{job_id}": "ing_0000000000000000"}
     for path, item in schema["paths"].items():
         for name, value in samples.items():
             path = path.replace(name, value)

@@ -28,6 +28,8 @@ from schemathesis.config import SchemathesisConfig
 from werkzeug.test import Client
 
 from access.scope import DEFAULT_USER_ID
+from memories.ingest_jobs import ingest_job_run
+from memories.models import IngestJob
 from tests import factories
 from tests.conftest import make_account
 
@@ -120,3 +122,19 @@ def test_answers_about_real_memories_match_the_schema(token_header, alice_world)
         bodies[url] = response.get_json()
     assert bodies["/api/v1/search"]["results"] and bodies["/api/v1/turn"]["memories"]
     assert bodies["/api/v1/hydrate?user_id=alice"]["memories"] and bodies[requests[5][1]]["edges"]
+
+
+def test_a_background_ingest_answers_as_documented_queued_and_done(token_header):
+    client = Client(application)
+    queued = client.open("/api/v1/ingest", method="POST", headers=token_header, json={
+        "user_id": USER_ID, "session_id": "s9", "wait": False,
+        "messages": [{"role": "user", "content": "My sister Emma is moving to Bergen next month", "id": "m1"}]})
+    assert queued.status_code == 202, queued.get_data(as_text=True)
+    schema["/api/v1/ingest"]["POST"].validate_response(queued)
+    status_url = queued.get_json()["status_url"]
+    for expected in ("queued", "done"):
+        answer = client.open(status_url, method="GET", headers=token_header)
+        assert answer.get_json()["status"] == expected
+        schema["/api/v1/ingest/{job_id}"]["GET"].validate_response(answer)
+        ingest_job_run(IngestJob.objects.get().pk)
+    assert answer.get_json()["result"]["messages"][0]["outcome"] != "rejected"
