@@ -25,42 +25,79 @@ def running(pattern: str) -> list[str]:
     return subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout.split()
 
 
-@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
-def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_path):
-    var = tmp_path / "var"
-    var.mkdir()
-    (var / "secret_key").write_text("serve-stop-test-" + "k" * 40)
-    port = free_port()
+def start_serve(var: Path, port: int) -> subprocess.Popen:
+    """`manage.py serve` in its own process group, answering /api/v1/health."""
     env = dict(os.environ, RECALL_VAR_DIR=str(var), RECALL_WEB_WORKERS="1")
     env.pop("DJANGO_SETTINGS_MODULE", None)
     serve = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}", "--no-demo"], cwd=ROOT, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    ours = f"{var}|127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            time.sleep(0.5)
-            try:
-                if urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).status == 200:
-                    break
-            except OSError:
-                continue
-        else:
-            pytest.fail("serve never answered /api/v1/health")
-        assert running(f"postgres.*{var}")
+    for _ in range(120):
+        time.sleep(0.5)
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).status == 200:
+                return serve
+        except OSError:
+            continue
+    os.killpg(serve.pid, signal.SIGKILL)
+    pytest.fail("serve never answered /api/v1/health")
 
-        os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends: the whole process group
-        began = time.monotonic()
-        while (running(ours) or serve.poll() is None) and time.monotonic() - began < 10:
-            time.sleep(0.2)
-        stopped_after = time.monotonic() - began
+
+def ctrl_c(serve: subprocess.Popen, ours: str) -> float:
+    """SIGINT to the process group, as Ctrl-C in a terminal sends; seconds until nothing of `ours` runs."""
+    os.killpg(serve.pid, signal.SIGINT)
+    began = time.monotonic()
+    while (running(ours) or serve.poll() is None) and time.monotonic() - began < 10:
+        time.sleep(0.2)
+    return time.monotonic() - began
+
+
+def clean_up(serve: subprocess.Popen, var: Path, ours: str) -> None:
+    if serve.poll() is None:
+        os.killpg(serve.pid, signal.SIGKILL)
+    for pid in running(ours):
+        subprocess.run(["kill", "-9", pid], check=False)
+    shutil.rmtree(var, ignore_errors=True)
+
+
+def fresh_var(tmp_path: Path) -> Path:
+    var = tmp_path / "var"
+    var.mkdir()
+    (var / "secret_key").write_text("serve-stop-test-" + "k" * 40)
+    return var
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
+def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_path):
+    var, port = fresh_var(tmp_path), free_port()
+    ours = f"{var}|127.0.0.1:{port}"
+    serve = start_serve(var, port)
+    try:
+        assert running(f"postgres.*{var}")
+        stopped_after = ctrl_c(serve, ours)
         assert serve.poll() is not None and not running(ours), "something of Recall is still running"
         assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
         assert (var / "pgdata" / "PG_VERSION").exists(), "the data survives a stop"
     finally:
-        if serve.poll() is None:
-            os.killpg(serve.pid, signal.SIGKILL)
-        for pid in running(ours):
-            subprocess.run(["kill", "-9", pid], check=False)
-        shutil.rmtree(var, ignore_errors=True)
+        clean_up(serve, var, ours)
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
+def test_a_postgresql_left_by_a_killed_run_is_reused_and_stopped_by_the_next(tmp_path):
+    var, port = fresh_var(tmp_path), free_port()
+    ours = f"{var}|127.0.0.1:{port}"
+    serve = start_serve(var, port)
+    try:
+        os.killpg(serve.pid, signal.SIGKILL)  # no exit hooks run: the embedded server is left behind
+        serve.wait(timeout=10)
+        left = running(f"postgres.*{var}")
+        assert left, "the killed run left no PostgreSQL: nothing to test"
+
+        serve = start_serve(var, port)  # the next start
+        assert running(f"postgres.*{var}")[:1] == left[:1], "the left-over server is reused, not a second one"
+        stopped_after = ctrl_c(serve, ours)
+        assert not running(ours), "the left-over PostgreSQL outlived the next run"
+        assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
+    finally:
+        clean_up(serve, var, ours)
