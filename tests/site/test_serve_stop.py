@@ -44,9 +44,13 @@ def start_serve(var: Path, port: int) -> subprocess.Popen:
     pytest.fail("serve never answered /api/v1/health")
 
 
-def ctrl_c(serve: subprocess.Popen, ours: str) -> float:
-    """SIGINT to the process group, as Ctrl-C in a terminal sends; seconds until nothing of `ours` runs."""
-    os.killpg(serve.pid, signal.SIGINT)
+def ctrl_c(serve: subprocess.Popen, ours: str, *, terminate: bool = False) -> float:
+    """SIGINT to the process group, as Ctrl-C in a terminal sends (or SIGTERM to serve alone, as a process
+    manager or `docker stop` sends); seconds until nothing of `ours` runs."""
+    if terminate:
+        serve.terminate()
+    else:
+        os.killpg(serve.pid, signal.SIGINT)
     began = time.monotonic()
     while (running(ours) or serve.poll() is None) and time.monotonic() - began < 10:
         time.sleep(0.2)
@@ -69,13 +73,14 @@ def fresh_var(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
-def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_path):
+@pytest.mark.parametrize("terminate", [False, True], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_path, terminate):
     var, port = fresh_var(tmp_path), free_port()
     ours = f"{var}|127.0.0.1:{port}"
     serve = start_serve(var, port)
     try:
         assert running(f"postgres.*{var}")
-        stopped_after = ctrl_c(serve, ours)
+        stopped_after = ctrl_c(serve, ours, terminate=terminate)
         assert serve.poll() is not None and not running(ours), "something of Recall is still running"
         assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
         assert (var / "pgdata" / "PG_VERSION").exists(), "the data survives a stop"
