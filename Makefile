@@ -8,7 +8,7 @@ export TRANSFORMERS_OFFLINE := 1
 # where the settings find it (recall_site/secret_key.py).
 KEY_FILE := $(or $(RECALL_VAR_DIR),var)/secret_key
 
-.PHONY: run test install browser bench quality screenshots clean
+.PHONY: run test install browser bench bench-deps quality screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -41,6 +41,12 @@ bench: install $(KEY_FILE)
 	$(PY) bench/search.py
 	$(PY) bench/ingest.py
 	$(PY) bench/forget.py
+
+# mem0 and FAISS for bench/compare_mem0.py only, pinned so nothing already installed changes version:
+# the current environment (minus this project's editable line) is passed to pip as constraints.
+bench-deps: install
+	$(PY) -m pip freeze --exclude-editable | grep -v '^recall' > $(VENV)/bench-constraints.txt
+	$(PY) -m pip install --quiet -c $(VENV)/bench-constraints.txt "mem0ai==2.2.1" "faiss-cpu>=1.8"
 
 # Memory quality on real conversations (LoCoMo, ../shared/data/locomo-dev.json; takes a few minutes).
 quality: install $(KEY_FILE)
