@@ -10,17 +10,12 @@ a fresh server takes a while: its first write waits for the model to load, ~17 s
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.site.live_serve import ROOT, clean_up, free_port, fresh_var, serve_env, start_serve
+
 README_ADDRESS = "http://127.0.0.1:8000"
 TOUR_START, TOUR_END = "## Five-minute tour", "\n## "
 BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -79,59 +74,21 @@ def test_the_tour_has_the_commands_it_is_known_for():
     assert README_ADDRESS not in script
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_health(port: int, serve: subprocess.Popen) -> None:
-    for _ in range(240):
-        if serve.poll() is not None:
-            pytest.fail("serve stopped before answering")
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).status == 200:
-                return
-        except OSError:
-            time.sleep(0.25)
-    pytest.fail("serve never answered /api/v1/health")
-
-
-def stop(serve: subprocess.Popen, var: Path) -> None:
-    if serve.poll() is None:
-        os.killpg(serve.pid, signal.SIGINT)  # Ctrl-C: stops the web server, the worker and PostgreSQL
-        try:
-            serve.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(serve.pid, signal.SIGKILL)
-    leftovers = subprocess.run(["pgrep", "-f", str(var)], capture_output=True, text=True).stdout.split()
-    for pid in leftovers:
-        subprocess.run(["kill", "-9", pid], check=False)
-
-
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only, as make run uses")
 def test_every_tour_command_runs_as_written_against_make_run(tmp_path):
-    var, folder = tmp_path / "var", tmp_path / "reader"
-    var.mkdir()
+    var, folder = fresh_var(tmp_path), tmp_path / "reader"
     folder.mkdir()
-    (var / "secret_key").write_text("readme-tour-test-" + "k" * 40)
     (folder / ".venv").symlink_to(ROOT / ".venv")
     (folder / "manage.py").symlink_to(ROOT / "manage.py")
     statuses = tmp_path / "statuses"
     port = free_port()
-    env = dict(os.environ, RECALL_VAR_DIR=str(var), RECALL_WEB_WORKERS="1", TOUR_STATUSES=str(statuses))
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    serve = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    serve = start_serve(var, port, demo=True)
     try:
-        wait_for_health(port, serve)
         script = tour_script((ROOT / "README.md").read_text(), f"http://127.0.0.1:{port}")
-        tour = subprocess.run(["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True,
-                              timeout=120)
+        tour = subprocess.run(["bash", "-c", script], cwd=folder, env=serve_env(var, TOUR_STATUSES=str(statuses)),
+                              capture_output=True, text=True, timeout=120)
     finally:
-        stop(serve, var)
+        clean_up(serve, var)
         shutil.rmtree(var, ignore_errors=True)
     assert tour.returncode == 0 and tour.stdout.endswith("README tour: done\n"), (
         f"exit {tour.returncode}\n--- stderr\n{tour.stderr[-4000:]}\n--- stdout (end)\n{tour.stdout[-2000:]}")

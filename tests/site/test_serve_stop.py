@@ -3,45 +3,12 @@ within 5 s, and keeps the data: a real serve in a subprocess with its own data d
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def running(pattern: str) -> list[str]:
-    return subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout.split()
-
-
-def start_serve(var: Path, port: int) -> subprocess.Popen:
-    """`manage.py serve` in its own process group, answering /api/v1/health."""
-    env = dict(os.environ, RECALL_VAR_DIR=str(var), RECALL_WEB_WORKERS="1")
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    serve = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}", "--no-demo"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    for _ in range(120):
-        time.sleep(0.5)
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).status == 200:
-                return serve
-        except OSError:
-            continue
-    os.killpg(serve.pid, signal.SIGKILL)
-    pytest.fail("serve never answered /api/v1/health")
+from tests.site.live_serve import clean_up, free_port, fresh_var, running, start_serve
 
 
 def ctrl_c(serve: subprocess.Popen, ours: str, *, terminate: bool = False) -> float:
@@ -57,21 +24,6 @@ def ctrl_c(serve: subprocess.Popen, ours: str, *, terminate: bool = False) -> fl
     return time.monotonic() - began
 
 
-def clean_up(serve: subprocess.Popen, var: Path, ours: str) -> None:
-    if serve.poll() is None:
-        os.killpg(serve.pid, signal.SIGKILL)
-    for pid in running(ours):
-        subprocess.run(["kill", "-9", pid], check=False)
-    shutil.rmtree(var, ignore_errors=True)
-
-
-def fresh_var(tmp_path: Path) -> Path:
-    var = tmp_path / "var"
-    var.mkdir()
-    (var / "secret_key").write_text("serve-stop-test-" + "k" * 40)
-    return var
-
-
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
 @pytest.mark.parametrize("terminate", [False, True], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_path, terminate):
@@ -85,7 +37,8 @@ def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_
         assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
         assert (var / "pgdata" / "PG_VERSION").exists(), "the data survives a stop"
     finally:
-        clean_up(serve, var, ours)
+        clean_up(serve, var)
+        shutil.rmtree(var, ignore_errors=True)
 
 
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
@@ -105,4 +58,5 @@ def test_a_postgresql_left_by_a_killed_run_is_reused_and_stopped_by_the_next(tmp
         assert not running(ours), "the left-over PostgreSQL outlived the next run"
         assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
     finally:
-        clean_up(serve, var, ours)
+        clean_up(serve, var)
+        shutil.rmtree(var, ignore_errors=True)
