@@ -49,4 +49,4 @@ def refusal_wait(request) -> float | None:
     checks its throttles; `request` needs `user` and `META` only, so a non-DRF endpoint can ask too."""
     waits = [throttle.wait() for throttle in (TokenRateThrottle(), IPRateThrottle())
              if not throttle.allow_request(request, None)]
-    return max((wait or 0.0 for wait in waits), default=None) if waits else None
+    return max(wait or 0.0 for wait in waits) if waits else None
