@@ -23,7 +23,6 @@ import argparse
 import hashlib
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -162,16 +161,12 @@ def mem0_system(provider: str, size: int) -> System:
 
 def recall_system(size: int) -> System:
     """Recall's hybrid search over the API, set up as bench/search.py does for its hybrid mode."""
-    from django.conf import settings
-
     from memories.readiness import warm_up
-    from recall_site.config import with_overrides
 
     recall_bench.use_bench_database(size)
     recall_bench.load_corpus(size)
     client = recall_bench.api_client()
-    settings.RECALL = with_overrides(settings.RECALL, {"memory_semantic": {
-        "enabled": True, "rerank_enabled": True, "startup_canary_bypass": True}})
+    recall_bench.use_semantic(True)
     warm_up()
 
     def call(query):
@@ -205,18 +200,12 @@ def measure(systems: list[System]) -> None:
                     system.tops[query] = top
 
 
-def figures(timings: list) -> dict:
-    ordered = sorted(timings)
-    at = lambda share: ordered[int(share * (len(ordered) - 1))]  # noqa: E731  (as bench/search.py)
-    return {"p50": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1]}
-
-
 def report(size: int, systems: list[System], load: tuple) -> None:
     print(f"## {size} memories, {len(recall_bench.QUERIES)} queries x {recall_bench.ROUNDS} rounds, interleaved")
     print(f"load average before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f} (1 min, 2 cores)")
     print("| system | p50 ms | p95 ms | p99 ms | max ms |")
     print("|---|---|---|---|---|")
-    table = {system.name: figures(system.timings) for system in systems}
+    table = {system.name: recall_bench.latency_figures(system.timings) for system in systems}
     for name, row in table.items():
         print(f"| {name} | {row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['max']:.1f} |")
     if "mem0-faiss" in table:

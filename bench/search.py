@@ -172,15 +172,7 @@ def api_client():
 
 
 def measure(client, mode: str) -> dict:
-    from django.conf import settings
-
-    from recall_site.config import with_overrides
-
-    semantic = mode != "text-only"
-    # The canary is reported separately (run_size); on a busy shared machine it can time out,
-    # which would silently turn the hybrid modes into text-only ones.
-    settings.RECALL = with_overrides(settings.RECALL, {"memory_semantic": {
-        "enabled": semantic, "rerank_enabled": semantic, "startup_canary_bypass": True}})
+    use_semantic(mode != "text-only")
     names = people()
     bodies = []
     for n, query in enumerate(QUERIES):
@@ -198,11 +190,25 @@ def measure(client, mode: str) -> dict:
             timings.append((time.perf_counter() - began) * 1000)
             assert response.status_code == 200, response.content
             results.append(len(response.json()["results"]))
-    timings.sort()
-    return {"mode": mode, "n": len(timings), "p50": statistics.median(timings),
-            "p95": timings[int(0.95 * (len(timings) - 1))], "p99": timings[int(0.99 * (len(timings) - 1))],
-            "max": timings[-1],
-            "avg_results": sum(results) / len(results)}
+    return {"mode": mode, "n": len(timings), **latency_figures(timings), "avg_results": sum(results) / len(results)}
+
+
+def use_semantic(on: bool) -> None:
+    """Semantic retrieval (and its rerank) on or off. The canary is reported separately (run_size); on a busy
+    shared machine it can time out, which would silently turn the hybrid modes into text-only ones."""
+    from django.conf import settings
+
+    from recall_site.config import with_overrides
+
+    settings.RECALL = with_overrides(settings.RECALL, {"memory_semantic": {
+        "enabled": on, "rerank_enabled": on, "startup_canary_bypass": True}})
+
+
+def latency_figures(timings: list[float]) -> dict:
+    """p50, p95, p99 and max of latencies in ms."""
+    ordered = sorted(timings)
+    at = lambda share: ordered[int(share * (len(ordered) - 1))]  # noqa: E731
+    return {"p50": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1]}
 
 
 def explain_plans(size: int) -> dict:
