@@ -15,6 +15,7 @@ class MemoriesConfig(AppConfig):
         from django_q.models import Schedule
 
         from memories.readiness import warm_up
+        from memories.retrieval.semantic import use_session_breadth
         from memories.tasks import (
             detect_entity_drift, embed_pending_memories, expire_and_purge_memories, resume_ingest_jobs,
         )
@@ -34,3 +35,4 @@ class MemoriesConfig(AppConfig):
         entity_merging.connect(move_memory_links, dispatch_uid="recall-memory-links-follow-merge")
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")
+        connection_created.connect(use_session_breadth, dispatch_uid="recall-hnsw-session-breadth")

@@ -2,10 +2,11 @@
 
 1. gate the query (gating.py): its domain narrows the memory domains and sets min_confidence;
 2. collect candidates: full-text (lexical.py), pgvector cosine (semantic.py, when semantic
-   retrieval is on and its canary passed) and the entity graph (graph.py);
+   retrieval is on and its canary passed) and the entity graph (graph.py), the last two with
+   every candidate's ranking columns in one statement (candidates.py);
 3. fuse and rank relevance first, freshness and importance ordering similar matches (ranking.py).
 The query is embedded on a worker thread while this thread does the
-database work that needs no vector: entity mentions, the graph walk, the rarity of the query's
+database work that needs no vector: entity mentions, the graph walk and its path labels, the rarity of the query's
 words and, when keywords settle the gate, the full-text candidates. Without a keyword the
 vector's nearest centroid decides the gate, so the full-text candidates wait for it (fetched
 under a guessed gate they had to be fetched again whenever the centroid moved the gate). No
@@ -20,10 +21,11 @@ from django.utils import timezone
 from memories.readiness import semantic_state_now
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.graph import ResolvedEntity, graph_candidates, graph_reach, mentions_of, resolve_entities
+from memories.retrieval.candidates import find_candidates
+from memories.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
 from memories.retrieval.lexical import lexical_candidates, query_lexemes, query_terms
 from memories.retrieval.ranking import Hit, rank_hits
-from memories.retrieval.semantic import semantic_candidates, vector_literal
+from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
@@ -49,6 +51,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
                     limit=None, freshness_weight: float | None = None) -> SearchOutcome:
     """An explicit question's search; per-turn retrieval passes its own (larger) freshness_weight."""
     retrieval = recall_setting("memory_retrieval")
+    now = timezone.now()
     semantic_state = semantic_state_now()  # a search during the start-up warm-up runs on text + graph
     semantic = semantic_state == "ready"
     pending = _embedder.submit(_query_vector, query) if semantic else None
@@ -57,6 +60,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     resolved = resolve_entities(user_id, query, entities)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
+    paths = reach_paths(reached)
     # Keywords (or, without vectors, the fallback) settle the gate; otherwise the centroid may move it.
     guess = query_gate(query, **gate_filters)
     settled = guess.method == "keywords" or not semantic
@@ -75,32 +79,19 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    candidates = {"lexical": lexical}
     vector = None if query_vector is None else vector_literal(query_vector)
-    if vector is not None:
-        nearest = semantic_candidates(eligible, vector, per_retriever, user_id=user_id, enough=limit)
-        candidates["semantic"] = [pk for pk, _ in nearest]
-    found = {pk for ids in candidates.values() for pk in ids}
-    graph = graph_candidates(eligible, reached, query_vector=vector, limit=per_retriever, found_ids=found,
-                             min_similarity=_graph_floor(retrieval, nearest if vector is not None else []))
-    candidates["graph"] = graph.ids
+    found = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached, paths=paths,
+                            limit=per_retriever, enough=limit, now=now, lexeme_weights=terms.weights)
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
-    hits = rank_hits(candidates, graph.hop_paths, now=timezone.now(), limit=limit, max_chars=retrieval["max_chars"],
-                     query_vector=vector, lexeme_weights=terms.weights, graph_mentions=mentions_of(resolved, graph),
+    hits = rank_hits(found.ids, found.rows, found.graph.hop_paths, now=now, limit=limit,
+                     max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, found.graph),
                      freshness_weight=freshness_weight)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
-        resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates),
+        resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(found.ids),
         semantic=semantic_state,
     )
-
-
-def _graph_floor(retrieval: dict, nearest: list[tuple[int, float]]) -> float:
-    """The similarity a graph candidate needs: graph_min_similarity, and within graph_similarity_margin of the
-    best semantic match (graph.py)."""
-    best = max((similarity for _, similarity in nearest), default=0.0)
-    return max(retrieval["graph_min_similarity"], best - retrieval["graph_similarity_margin"])
 
 
 def _query_vector(query: str):

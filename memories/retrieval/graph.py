@@ -31,7 +31,6 @@ from entities.names import normalize_name
 from entities.graph import graph_walk, path_label, path_words
 from entities.resolver import resolve_mention
 from memories.retrieval.eligible import Eligible
-from memories.retrieval.semantic import vector_literal
 from recall_site.config import recall_setting
 
 MAX_NGRAM = 4
@@ -119,9 +118,18 @@ def graph_reach(user_id: str, start_entities, hop: int) -> list:
     return [r for r in reached if not r.is_self][:limit]  # the user's own memories are all of them
 
 
+def reach_paths(reached: list) -> dict[int, str]:
+    """entity id → how the walk reached it ("sarah chen -partner_of-> alex"; a mentioned entity: its own
+    label). Needs no query vector, so a search asks for it while the model runs."""
+    if not reached:
+        return {}
+    labels, predicates = path_words(reached)
+    return {r.entity_id: path_label(r, labels, predicates) or labels.get(r.entity_id, "") for r in reached}
+
+
 # The reached entities' pooled memories: each entity's `per_entity` newest linked memories and its
-# linked ones among the other retrievers' candidates (`found_ids`), each memory once, with its nearest
-# reached entity (the earlier one in `reached` order on a tie).
+# linked ones among the other retrievers' candidates ({found}, an SQL array), each memory once, with its
+# nearest reached entity (the earlier one in `reached` order on a tie).
 _POOL_SQL = """
 JOIN (
     SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth
@@ -135,11 +143,39 @@ JOIN (
         ) AS newest
         UNION
         SELECT memory_id, entity_id FROM memories_memoryentity
-        WHERE memory_id = ANY(%(found_ids)s) AND entity_id = ANY(%(reached_ids)s)
+        WHERE memory_id = ANY({found}) AND entity_id = ANY(%(reached_ids)s)
     ) AS linked ON linked.entity_id = reached.entity_id
     ORDER BY linked.memory_id, reached.depth, reached.position
 ) AS pool ON pool.memory_id = m.id
 """
+
+
+def graph_pool(eligible: Eligible, reached: list, *, found: str, max_distance: str | None, vector: str | None,
+               limit: int) -> tuple[str, dict]:
+    """(sql, params) of the reached entities' pooled memories that pass the gate and relate to the query, best
+    first: (memory id, reached entity id, rank). `found` is an SQL array of the other retrievers' candidates,
+    `max_distance` an SQL expression for 1 - the similarity floor (see the module docstring).
+
+    Ordered by cosine distance to the query plus a penalty per hop (or by hop,
+    then importance and recency, without a query vector). With a vector, the named
+    entities' own memories must be within `max_distance`; a memory not embedded yet
+    counts as just similar enough. The pool, the gate, the similarity floor and the
+    order all run in the database.
+    """
+    params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
+              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity")}
+    where = ""
+    if vector is not None:
+        distance = f"coalesce(m.embedding <=> {vector}, {max_distance})"
+        where = f"(pool.depth > 0 OR {distance} <= {max_distance})"
+        order = f"{distance} + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
+        params["penalty"] = recall_setting("memory_retrieval.graph_depth_penalty")
+    else:
+        order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
+    sql, params = eligible.query(f"m.id, pool.entity_id, row_number() OVER (ORDER BY {order}) AS rank",
+                                 join=_POOL_SQL.replace("{found}", found), where=where, order=order, **params)
+    params["graph_limit"] = limit
+    return f"{sql} LIMIT %(graph_limit)s", params
 
 
 @dataclass(frozen=True)
@@ -150,46 +186,12 @@ class GraphFound:
     hop_paths: dict[int, str]  # memory id → "sarah chen -partner_of-> alex"
     start_of: dict[int, int]  # memory id → the mentioned entity its walk started from
 
-
-def graph_candidates(eligible: Eligible, reached: list, *, query_vector, limit: int, found_ids=(),
-                     min_similarity: float = 0.0) -> GraphFound:
-    """The reached entities' pooled memories that pass the gate and relate to the query, best first.
-
-    Ordered by cosine distance to the query plus a penalty per hop (or by hop,
-    then importance and recency, without a query vector). With a vector, the named
-    entities' own memories need `min_similarity`; a memory not embedded yet counts as
-    just similar enough. One query: the pool, the gate, the
-    similarity floor and the order all run in the database.
-    """
-    if not reached:
-        return GraphFound([], {}, {})
-    params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
-              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity"),
-              "found_ids": list(found_ids)}
-    where = ""
-    if query_vector is not None:
-        distance = "coalesce(m.embedding <=> %(vector)s::vector, %(max_distance)s)"
-        where = f"(pool.depth > 0 OR {distance} <= %(max_distance)s)"
-        order = f"{distance} + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
-        params.update(vector=vector_literal(query_vector),
-                      max_distance=1.0 - min_similarity,
-                      penalty=recall_setting("memory_retrieval.graph_depth_penalty"))
-    else:
-        order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
-    with connection.cursor() as cursor:
-        cursor.execute(*eligible.query("m.id, pool.entity_id", join=_POOL_SQL, where=where, order=order,
-                                       limit=limit, **params))
-        via = dict(cursor.fetchall())
-    by_entity = {r.entity_id: r for r in reached}
-    return GraphFound(list(via), _hop_paths(by_entity, via) if via else {},
-                      {memory_id: by_entity[entity_id].node_path[0] for memory_id, entity_id in via.items()})
-
-
-def _hop_paths(by_entity: dict, entity_by_memory: dict[int, int]) -> dict[int, str]:
-    wanted = [by_entity[e] for e in set(entity_by_memory.values())]
-    labels, predicates = path_words(wanted)
-    paths = {r.entity_id: path_label(r, labels, predicates) or labels.get(r.entity_id, "") for r in wanted}
-    return {memory_id: paths[entity_id] for memory_id, entity_id in entity_by_memory.items()}
+    @classmethod
+    def of(cls, via: dict[int, int], reached: list, paths: dict[int, str]) -> "GraphFound":
+        """From {memory id: reached entity id}, best first, and reach_paths(reached)."""
+        by_entity = {r.entity_id: r for r in reached}
+        return cls(list(via), {memory_id: paths[entity_id] for memory_id, entity_id in via.items()},
+                   {memory_id: by_entity[entity_id].node_path[0] for memory_id, entity_id in via.items()})
 
 
 def mentions_of(resolved: list[ResolvedEntity], graph: GraphFound) -> dict[int, str]:

@@ -17,6 +17,7 @@ words is left to the vectors or, without them, finds the memories holding all
 of its words.
 """
 import math
+import time
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -39,29 +40,74 @@ def quoted(lexeme: str) -> str:
     return "'" + lexeme.replace("'", "''") + "'"
 
 
+# PostgreSQL's selectivity of `tsvector @@ 'lexeme'` without statistics (tsearch's DEFAULT_TS_MATCH_SEL).
+DEFAULT_MATCH_SHARE = 0.005
+STATISTICS_SECONDS = 300  # how long a process reuses the table's lexeme statistics and row estimates
+_statistics: dict = {}
+
+
 def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict[str, int]:
     """How many eligible memories hold each lexeme: counted up to cap + 1 (one statement), except where the
-    planner expects more than `cap` holders. Counting those would read their whole GIN posting lists and cap + 1
-    rows each, ~2 ms per common word at 100k memories, where a plan costs 0.3 ms. An estimate can be low for a
-    lexeme missing from the statistics: that one is counted, as it should be."""
+    planner's statistics put more than `cap` holders. Counting those would read their whole GIN posting lists
+    and cap + 1 rows each, ~2 ms per common word at 100k memories. The estimate is the planner's own (eligible
+    rows × the lexeme's share of `search_vector` in pg_stats), computed here for all lexemes at once instead of
+    planning one query per lexeme. An estimate can be low for a lexeme missing from the statistics: that one
+    is counted, as it should be."""
+    rows = _eligible_rows(eligible)
+    shares, least = _lexeme_shares()
     frequencies = {}
-    with connection.cursor() as cursor:
-        for lexeme in lexemes:
-            sql, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', %(term)s)",
-                                         term=quoted(lexeme))
-            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            estimate = int(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
-            if estimate > cap:
-                frequencies[lexeme] = estimate
-        counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
-        if counted:
-            inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
-                                           limit=cap + 1)
+    for lexeme in lexemes:
+        share = shares.get(lexeme, DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2))
+        if rows * share > cap:
+            frequencies[lexeme] = round(rows * share)
+    counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
+    if counted:
+        inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
+                                       limit=cap + 1)
+        with connection.cursor() as cursor:
             cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
                            "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
                            {**params, "lexemes": counted, "queries": [quoted(x) for x in counted]})
             frequencies.update(cursor.fetchall())
     return frequencies
+
+
+def _cached(key, compute):
+    """compute(), reused for STATISTICS_SECONDS: planner statistics only change when the table is analysed."""
+    now = time.monotonic()
+    if key not in _statistics or now - _statistics[key][0] > STATISTICS_SECONDS:
+        if len(_statistics) > 1000:
+            _statistics.clear()
+        _statistics[key] = (now, compute())
+    return _statistics[key][1]
+
+
+def _eligible_rows(eligible: Eligible) -> float:
+    """The planner's estimate of how many memories the search may see."""
+    def estimate():
+        sql, params = eligible.query("1")
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+            return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+
+    return _cached((connection.alias, eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
+
+
+def _lexeme_shares() -> tuple[dict[str, float], float | None]:
+    """The most common lexemes of `search_vector` with the share of memories holding each, and the smallest
+    such share (None without statistics), from pg_stats."""
+    def read():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
+                           "WHERE schemaname = current_schema() AND tablename = 'memories_memory' "
+                           "AND attname = 'search_vector'")
+            row = cursor.fetchone()
+        if row is None or not row[0]:
+            return {}, None
+        elements, shares = row
+        return dict(zip(elements, shares)), shares[len(elements)]  # then: the least and the greatest share
+
+    return _cached((connection.alias, "lexeme shares"), read)
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:

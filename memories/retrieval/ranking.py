@@ -25,18 +25,15 @@ the caps (limit, max_memories, max_chars) are applied in rank order.
 """
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from datetime import timezone as dt_timezone
 from typing import NamedTuple
 
 from django.db import connection
 from rapidfuzz import fuzz
 
-from entities.models import EntityKind
 from memories.decay import memory_freshness
-from memories.models import MEMORY_ROW_FIELDS, Memory, MemoryType
-from memories.retrieval.lexical import weighted_match
-from memories.retrieval.semantic import vector_literal
+from memories.models import MEMORY_ROW_FIELDS, Memory
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -112,25 +109,6 @@ def _from_epoch(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, tz=dt_timezone.utc)
 
 
-# The ranking columns of the fused candidates, in one round trip; an event tagged with a person not
-# mentioned since the cutoff (never mentioned: created before it) decays faster (memories.decay).
-# The time comes as epoch seconds: parsing a timestamp costs ~10 µs of Python per value, and a
-# search ranks 100-150 candidates.
-_CANDIDATES_SQL = """
-SELECT m.id, m.content, m.type, m.confidence, m.importance, m.half_life_days,
-       extract(epoch FROM m.last_reinforced_at)::float, extract(epoch FROM m.valid_from)::float, m.pinned,
-       m.type = %(event)s AND EXISTS (
-           SELECT 1 FROM memories_memoryentity link
-           JOIN entities_entity entity ON entity.id = link.entity_id
-           WHERE link.memory_id = m.id AND entity.kind = %(person)s AND entity.deleted_at IS NULL
-             AND (entity.last_mentioned_at < %(cutoff)s
-                  OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
-       ),
-       1 - (m.embedding <=> %(vector)s::vector), {lexical}
-FROM memories_memory m
-WHERE m.id = ANY(%(ids)s)
-"""
-
 # The winners in full, each with its linked entities.
 _WINNERS_SQL = f"""
 SELECT {columns(MEMORY_ROW_FIELDS, "m")}, coalesce(linked.entities, '[]')
@@ -139,25 +117,13 @@ WHERE m.id = ANY(%(ids)s)
 """
 
 
-def _candidates(memory_ids: list[int], now: datetime, query_vector, lexeme_weights: dict) -> list[Candidate]:
-    cutoff = now - timedelta(days=recall_setting("decay.stale_person_days"))
-    params = {"ids": memory_ids, "cutoff": cutoff, "event": MemoryType.EVENT.value,
-              "person": EntityKind.PERSON.value,
-              "vector": None if query_vector is None else vector_literal(query_vector)}
-    sql = _CANDIDATES_SQL.replace("{lexical}", weighted_match(lexeme_weights, params))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [Candidate(*row) for row in cursor.fetchall()]
-
-
-def rank_hits(candidates: dict[str, list[int]], hop_paths: dict[int, str], *, now: datetime, limit: int,
-              max_chars: int, query_vector=None, lexeme_weights=None, graph_mentions=None,
-              freshness_weight: float) -> list[Hit]:
-    """Score every candidate, keep the best within the caps, then load those memories in full."""
+def rank_hits(candidates: dict[str, list[int]], rows: list[Candidate], hop_paths: dict[int, str], *,
+              now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float) -> list[Hit]:
+    """Score every candidate (`rows`: their ranking columns, candidates.py), keep the best within the caps,
+    then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     found = found_ranks(candidates)
-    rows = _candidates(list(found), now, query_vector, lexeme_weights or {}) if found else []
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
     for row in rows:

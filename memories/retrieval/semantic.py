@@ -11,6 +11,10 @@ eligible rows (index scans off) if the user has at most `exact_scan_max_rows`
 memories — what a user with few memories gets from the planner anyway. A large
 user whose filter is that selective keeps the short list; full-text and graph
 candidates still apply.
+
+Each new database connection starts with the configured breadth as its session
+setting (`use_session_breadth`), so the usual scan is one statement; only a
+different breadth (a widened scan, a test's override) sets it in a transaction.
 """
 from django.db import connection, transaction
 from pgvector import Vector
@@ -39,33 +43,68 @@ def hnsw_breadth(limit: int) -> int:
     return min(max(int(recall_setting("memory_semantic.hnsw_ef_search")), limit), MAX_EF_SEARCH)
 
 
+def usual_breadth(limit: int) -> str | None:
+    """The setting a scan for `limit` rows needs (for nearest_rows), None when the connection has it."""
+    breadth = hnsw_breadth(limit)
+    return None if getattr(connection, "recall_hnsw_breadth", None) == breadth else f"hnsw.ef_search = {breadth}"
+
+
+def use_session_breadth(sender, connection, **kwargs) -> None:
+    """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth (set in
+    autocommit, so no rolled-back transaction undoes it; a pooler that drops it only costs a widened scan)."""
+    if connection.vendor != "postgresql":
+        return
+    breadth = hnsw_breadth(recall_setting("memory_retrieval.candidate_limit"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET hnsw.ef_search = {breadth}")
+    connection.recall_hnsw_breadth = breadth
+
+
 def semantic_candidates(eligible: Eligible, query_vector, limit: int, *, user_id: str,
                         enough: int | None = None) -> list[tuple[int, float]]:
     """(memory id, cosine similarity) of up to `limit` nearest memories; weak matches are dropped.
 
-    If the HNSW scan yields fewer than `enough` rows, it is widened in proportion to
-    the shortfall (up to pgvector's maximum), then replaced by an exact scan when
-    the user has at most `memory_semantic.exact_scan_max_rows` memories.
+    If the HNSW scan yields fewer than `enough` rows, it is widened (`widened_candidates`).
     """
-    floor = recall_setting("memory_retrieval.semantic_min_similarity")
     enough = min(enough or limit, limit)
-    breadth = hnsw_breadth(limit)
-    query = nearest(eligible, query_vector, limit)
-    rows = nearest_rows(query, f"hnsw.ef_search = {breadth}")
+    rows = nearest_rows(nearest(eligible, query_vector, limit), usual_breadth(limit))
     if len(rows) < enough:
-        wider = min(MAX_EF_SEARCH, int(breadth * 1.5 * enough / max(len(rows), 1)))
-        rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
+        return widened_candidates(eligible, query_vector, limit, user_id=user_id, enough=enough, found=len(rows))
+    return similar(rows)
+
+
+def widened_candidates(eligible: Eligible, query_vector, limit: int, *, user_id: str, enough: int,
+                       found: int) -> list[tuple[int, float]]:
+    """semantic_candidates after a scan at the usual breadth found only `found` rows: the scan again, widened
+    in proportion to the shortfall (up to pgvector's maximum), then, if still short, an exact scan when the
+    user has at most `memory_semantic.exact_scan_max_rows` memories."""
+    query = nearest(eligible, query_vector, limit)
+    wider = min(MAX_EF_SEARCH, int(hnsw_breadth(limit) * 1.5 * enough / max(found, 1)))
+    rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
     if len(rows) < enough and _user_has_at_most(user_id, recall_setting("memory_semantic.exact_scan_max_rows")):
         rows = nearest_rows(query, "enable_indexscan = off")
+    return similar(rows)
+
+
+def similar(rows: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """(id, cosine distance) rows → (id, similarity), without those under `semantic_min_similarity`."""
+    floor = recall_setting("memory_retrieval.semantic_min_similarity")
     return [(pk, 1.0 - distance) for pk, distance in rows if 1.0 - distance >= floor]
 
 
-def nearest_rows(query: tuple[str, dict], setting: str, *, explain: bool = False) -> list[tuple]:
-    """Run a `nearest` query with one planner/pgvector setting (SET LOCAL, in a transaction)."""
+def nearest_rows(query: tuple[str, dict], setting: str | None, *, explain: bool = False) -> list[tuple]:
+    """Run a query that scans by cosine distance (`nearest`, or candidates.py's statement) with one
+    planner/pgvector setting (SET LOCAL, in a transaction), or with the connection's own (`setting` None)."""
     sql, params = query
+    if explain:
+        sql = f"EXPLAIN ANALYZE {sql}"
+    if setting is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL {setting}")
-        cursor.execute(f"EXPLAIN ANALYZE {sql}" if explain else sql, params)
+        cursor.execute(sql, params)
         return cursor.fetchall()
 
 

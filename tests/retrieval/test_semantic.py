@@ -5,7 +5,8 @@ from memories.embedding import embed_query
 from memories.models import Memory
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.semantic import nearest, nearest_rows, semantic_candidates
+from memories.retrieval import search_memories
+from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, semantic_candidates, usual_breadth
 from memories.tasks import embed_pending_memories
 from tests import factories
 
@@ -51,3 +52,32 @@ def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(d
             cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
     assert "memory_hnsw_professional" in plan
     assert sorted(found) == sorted(work)
+
+
+def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_it_found(db):
+    """The one-statement candidates (candidates.py) come back short, so the search asks again with the
+    widened scan's rows: alice's memories, not bob's, ranked and explained as semantic matches."""
+    for n in range(150):
+        factories.memory("bob", f"Espresso tasting notes, roast batch {n}: chocolate and cherry")
+    flat_white = factories.memory("alice", "Likes a flat white in the morning").pk
+    factories.memory("alice", "Drinks green tea after lunch")
+    embed_pending_memories()
+    with connection.cursor() as cursor:  # make the planner take the HNSW index, as on a big table
+        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
+    try:
+        hits = search_memories(user_id="alice", query="a flat white coffee", include_all_domains=True).hits
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
+    assert hits and hits[0].memory.pk == flat_white
+    assert {hit.memory.user_id for hit in hits} == {"alice"}
+    assert "semantic #1" in hits[0].explanation
+
+
+def test_every_connection_starts_with_the_usual_hnsw_breadth(db):
+    """A search at the usual breadth needs no SET LOCAL (semantic.use_session_breadth)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW hnsw.ef_search")
+        assert int(cursor.fetchone()[0]) == hnsw_breadth(50) == connection.recall_hnsw_breadth
+    assert usual_breadth(50) is None
+    assert usual_breadth(400) == "hnsw.ef_search = 400"

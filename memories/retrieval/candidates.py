@@ -1,0 +1,142 @@
+"""Every retriever's candidates that wait for the query vector, with their ranking columns, in one statement.
+
+The nearest memories by cosine (semantic.py's HNSW query), the graph's pool
+(graph.py), which needs those nearest ones (its linked candidates and its
+similarity floor), and the columns ranking needs for every candidate, the
+full-text ones included, come from one statement. Asked for one after the other
+they cost three to five round trips and as many parses of the 384-float vector,
+which on a busy machine added 3-5 ms to a search that names a person.
+
+When the nearest query comes back short (a filter that keeps few of the HNSW
+scan's rows), semantic.py widens it as before and the statement runs again
+with those nearest rows as a list.
+"""
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from entities.models import EntityKind
+from memories.models import MemoryType
+from memories.retrieval.eligible import Eligible
+from memories.retrieval.graph import GraphFound, graph_pool
+from memories.retrieval.lexical import weighted_match
+from memories.retrieval.ranking import Candidate
+from memories.retrieval.semantic import nearest, nearest_rows, usual_breadth, widened_candidates
+from recall_site.config import recall_setting
+
+# The ranking columns of a candidate (ranking.Candidate); an event tagged with a person not mentioned
+# since the cutoff (never mentioned: created before it) decays faster (memories.decay). The time comes
+# as epoch seconds: parsing a timestamp costs ~10 µs of Python per value, and a search ranks 100-150
+# candidates.
+_COLUMNS = """
+m.id, m.content, m.type, m.confidence, m.importance, m.half_life_days,
+extract(epoch FROM m.last_reinforced_at)::float, extract(epoch FROM m.valid_from)::float, m.pinned,
+m.type = %(event)s AND EXISTS (
+    SELECT 1 FROM memories_memoryentity link
+    JOIN entities_entity entity ON entity.id = link.entity_id
+    WHERE link.memory_id = m.id AND entity.kind = %(person)s AND entity.deleted_at IS NULL
+      AND (entity.last_mentioned_at < %(cutoff)s
+           OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
+),
+1 - (m.embedding <=> {vector}), {lexical}
+"""
+
+
+@dataclass
+class Found:
+    """The candidates: each retriever's ids, best first, and the ranking columns of all of them."""
+
+    ids: dict[str, list[int]]  # "lexical", "semantic" (with a vector), "graph"
+    rows: list[Candidate]
+    graph: GraphFound
+    nearest: int  # rows the nearest query found, before the similarity floor
+
+
+def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lexical: list[int], reached: list,
+                    paths: dict[int, str], limit: int, enough: int, now: datetime,
+                    lexeme_weights: dict[str, float]) -> Found:
+    """The semantic (with a `vector`, as text), graph and given lexical candidates with their ranking columns.
+
+    A nearest query that finds fewer than `enough` rows is widened (semantic.widened_candidates) and the
+    statement asked again with the nearest rows it found."""
+    asked = {"vector": vector, "lexical": lexical, "reached": reached, "limit": limit, "now": now,
+             "lexeme_weights": lexeme_weights}
+    found = _found(eligible, paths, **asked, given=None)
+    if vector is not None and found.nearest < enough:
+        given = widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=found.nearest)
+        found = _found(eligible, paths, **asked, given=given)
+    return found
+
+
+def _found(eligible: Eligible, paths: dict[int, str], **asked) -> Found:
+    """Found from one statement (`_statement`'s arguments)."""
+    scanned = asked["vector"] is not None and asked["given"] is None
+    rows = nearest_rows(_statement(eligible, **asked), usual_breadth(asked["limit"]) if scanned else None)
+    semantic, graph, candidates, nearest_count = [], [], [], 0
+    for *columns, semantic_rank, graph_rank, entity_id, nearest_count in rows:
+        if columns[0] is None:  # no candidate at all: only the count of nearest rows
+            continue
+        candidates.append(Candidate(*columns))
+        if semantic_rank is not None:
+            semantic.append((semantic_rank, columns[0]))
+        if graph_rank is not None:
+            graph.append((graph_rank, columns[0], entity_id))
+    ids = {"lexical": asked["lexical"]}
+    if asked["vector"] is not None:
+        ids["semantic"] = [pk for _, pk in sorted(semantic)]
+    via = {pk: entity_id for _, pk, entity_id in sorted(graph)}
+    ids["graph"] = list(via)
+    return Found(ids, candidates, GraphFound.of(via, asked["reached"], paths), nearest_count)
+
+
+def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights) -> tuple[str, dict]:
+    """(sql, params): the candidates' ranking columns, then their semantic rank, graph rank and reached
+    entity, and the rows of the nearest query (`given` (id, similarity) rows, when widened, replace it)."""
+    retrieval = recall_setting("memory_retrieval")
+    params = {"lexical_ids": lexical, "event": MemoryType.EVENT.value, "person": EntityKind.PERSON.value,
+              "cutoff": now - timedelta(days=recall_setting("decay.stale_person_days")),
+              "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"]}
+    ctes, retrievers = [], ["SELECT unnest(%(lexical_ids)s::bigint[]) AS id"]
+    if vector is None:
+        ctes.append("semantic AS (SELECT NULL::bigint AS id, NULL::float8 AS distance, NULL::bigint AS rank"
+                    " WHERE false)")
+        ctes.append("nearest AS (SELECT 1 WHERE false)")
+    else:
+        if given is None:
+            nearest_sql, nearest_params = nearest(eligible, vector, limit)
+            params.update(nearest_params)
+            ctes.append(f"nearest AS MATERIALIZED ({nearest_sql})")
+        else:
+            params.update(given_ids=[pk for pk, _ in given],
+                          given_distances=[1.0 - similarity for _, similarity in given])
+            ctes.append("nearest AS (SELECT * FROM unnest(%(given_ids)s::bigint[], %(given_distances)s::float8[])"
+                        " AS given(id, distance))")
+        ctes.append("semantic AS MATERIALIZED (SELECT id, distance, row_number() OVER (ORDER BY distance, id) AS rank"
+                    " FROM nearest WHERE 1 - distance >= %(semantic_floor)s)")
+        retrievers.append("SELECT id FROM semantic")
+    if reached:
+        # 1 - the graph's similarity floor: graph_min_similarity, and within graph_similarity_margin of the best
+        # semantic match (graph.py); least() ignores the NULL of no semantic match.
+        params.update(graph_max_distance=1.0 - retrieval["graph_min_similarity"],
+                      graph_margin=retrieval["graph_similarity_margin"])
+        ctes.append("bounds AS (SELECT least(%(graph_max_distance)s, min(distance) + %(graph_margin)s) AS distance"
+                    " FROM semantic)")
+        graph_sql, graph_params = graph_pool(
+            eligible, reached, found="(%(lexical_ids)s::bigint[] || ARRAY(SELECT id FROM semantic))",
+            max_distance="(SELECT distance FROM bounds)", vector=None if vector is None else "%(vector)s::vector",
+            limit=limit)
+        params.update(graph_params)
+        ctes.append(f"graph AS MATERIALIZED ({graph_sql})")
+        retrievers.append("SELECT id FROM graph")
+    else:
+        ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
+    columns = _COLUMNS.replace("{vector}", "%(vector)s::vector").replace(
+        "{lexical}", weighted_match(lexeme_weights, params))
+    sql = f"""
+WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})
+SELECT {columns}, semantic.rank, graph.rank, graph.entity_id, counted.rows
+FROM (SELECT count(*) AS rows FROM nearest) AS counted
+LEFT JOIN (candidate JOIN memories_memory m ON m.id = candidate.id) ON true
+LEFT JOIN semantic ON semantic.id = m.id
+LEFT JOIN graph ON graph.id = m.id
+"""
+    return sql, params
