@@ -82,6 +82,11 @@ def _cached(key, compute):
     return _statistics[key][1]
 
 
+def forget_statistics() -> None:
+    """Drop this process's cached statistics (after an ANALYZE that should count at once)."""
+    _statistics.clear()
+
+
 def _eligible_rows(eligible: Eligible) -> float:
     """The planner's estimate of how many memories the search may see."""
     def estimate():

@@ -3,7 +3,9 @@ from django.db import connection, transaction
 
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.lexical import QueryTerms, lexical_candidates, query_lexemes, query_terms, ranked_matches
+from memories.retrieval.lexical import (
+    QueryTerms, forget_statistics, lexical_candidates, query_lexemes, query_terms, ranked_matches,
+)
 from tests import factories
 
 
@@ -38,6 +40,27 @@ def test_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_con
     # Without vectors: the memories holding every word, ranked among the first lexical_max_matches found.
     every_word = lexical_candidates(eligible, common, 10, with_vectors=False)
     assert len(every_word) == 2 and set(every_word) <= set(weekly)
+
+
+def test_a_word_the_statistics_call_common_is_not_counted(db, recall_config):
+    """After ANALYZE, pg_stats says how many memories hold a common word: it is estimated from there (all the
+    query's words at once), not counted, so its frequency is the estimate, not the counting cap."""
+    recall_config({"memory_retrieval": {"lexical_max_matches": 10}})
+    for n in range(80):
+        factories.memory("alice", f"Weekly planning meeting, week {n}")
+    budget = factories.memory("alice", "Budget meeting with finance").pk
+    gate = query_gate("budget meeting", include_all_domains=True)
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
+    forget_statistics()
+    try:
+        terms = query_terms(eligible, query_lexemes("budget meeting"))
+    finally:
+        forget_statistics()  # the rolled-back statistics must not outlive this test
+    assert terms.common == {"meet"} and terms.frequencies["meet"] > 11  # 81 holders, estimated
+    assert terms.frequencies["budget"] == 1  # a rare word is counted
+    assert lexical_candidates(eligible, terms, 10, with_vectors=True) == [budget]
 
 
 def test_a_health_query_reads_the_health_full_text_index(db):
