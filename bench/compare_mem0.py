@@ -20,6 +20,7 @@ For each round and query every system answers once, in a rotating order, so all 
 machine load; 30 queries x 5 rounds, after 5 warm-up queries each.
 """
 import argparse
+import gc
 import hashlib
 import os
 import shutil
@@ -241,6 +242,11 @@ def run_size(size: int, with_qdrant: bool) -> None:
     systems = [recall_system(size), mem0_system("faiss", size)]
     if with_qdrant:
         systems.append(mem0_system("qdrant", size))
+    # What Recall's web process does after its warm-up (memories.readiness.warm_up), for everything loaded
+    # here: mem0's stores hold ~1M Python objects, and a full collection walking them paused whichever
+    # system's search triggered it for 100-150 ms.
+    gc.collect()
+    gc.freeze()
     load = os.getloadavg()
     measure(systems)
     report(size, systems, load)
