@@ -3,6 +3,8 @@
     python bench/search.py --prepare        # embed the synthetic corpus once (cached under var/bench/)
     python bench/search.py --size 10000     # load (once) and measure the 10k case
     python bench/search.py                  # both sizes, each in its own process
+    python bench/search.py --size 1000000   # 1M: only when asked (see run_million)
+    python bench/search.py --size 1000000 --users-scale 0.02   # the same shape at 2% (smoke test)
 
 Each size lives in its own database (bench_search_<size>) on the embedded
 server, kept between runs so the load happens once. Latency is measured through
@@ -10,11 +12,21 @@ the DRF API client with token auth, query embedding included, for three modes:
 text-only (semantic off), hybrid (full-text + vectors + detected entities) and
 hybrid + 2 hops (an entity hint walked 2 hops). EXPLAIN ANALYZE of the lexical
 and semantic candidate queries proves the GIN and HNSW indexes are used.
+
+The 1M case (bench_search_1000000) holds 2M memories: user `bench` with 1M (ten
+copies of the 100k corpus) and ten users bench-0 … bench-9 with 100k each, each
+user with its own entity graph. Copy 0 is the corpus as embedded; copy k >= 1
+has its vectors perturbed by seeded gaussian noise (sigma NOISE, renormalised),
+so the HNSW graph holds no exact duplicates; no text is embedded again. The load
+drops the secondary indexes, COPYs the rows and rebuilds each index with its
+original definition. Latency is measured for `bench` (1M) and `bench-0` (100k in
+the same table).
 """
 import argparse
 import hashlib
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,7 +50,11 @@ from search_corpus import ORGS, PLACES, memories, people, relations  # noqa: E40
 CACHE_DIR = ROOT / "var" / "bench"
 CHUNK = 10_000
 MAX_SIZE = 100_000
+MILLION = 1_000_000
 USER_ID = "bench"
+# The 1M case: `bench` holds corpus copies 0-9, bench-<i> holds copy 10 + i (all vectors distinct).
+MILLION_LAYOUT = {USER_ID: list(range(10)), **{f"bench-{i}": [10 + i] for i in range(10)}}
+NOISE = 0.02  # per-dimension sigma of the perturbation of corpus copies k >= 1
 ROUNDS = 5
 QUERIES = [
     "lunch with Sarah at a cafe", "who leads the quarterly roadmap", "which food do I love from the market",
@@ -55,8 +71,9 @@ QUERIES = [
 ]
 
 
-def corpus_embeddings(size: int) -> np.ndarray:
-    """Embeddings of the first `size` corpus texts, computed once per 10k chunk and cached."""
+def corpus_embeddings(size: int, embed: bool = True) -> np.ndarray:
+    """Embeddings of the first `size` corpus texts, computed once per 10k chunk and cached (only read from the
+    cache unless `embed`)."""
     from memories.embedding import embed_texts
 
     texts = [row[3] for row in memories(size)]
@@ -67,6 +84,8 @@ def corpus_embeddings(size: int) -> np.ndarray:
         digest = hashlib.sha1("\n".join(chunk).encode()).hexdigest()[:12]
         path = CACHE_DIR / f"search_{start // CHUNK:02d}_{digest}.npy"
         if not path.exists():
+            if not embed:
+                raise SystemExit(f"{path} is missing: run bench/search.py --prepare first")
             began = time.perf_counter()
             vectors = np.asarray(embed_texts(chunk, batch_size=128), dtype=np.float32)
             np.save(path, vectors)
@@ -76,7 +95,7 @@ def corpus_embeddings(size: int) -> np.ndarray:
 
 
 
-def use_bench_database(size: int) -> None:
+def use_bench_database(size: int | str) -> None:
     """Create (or reuse) bench_search_<size> and point Django at it."""
     from django.conf import settings
     from django.db import connection
@@ -91,8 +110,7 @@ def load_corpus(size: int) -> None:
     """One user with `size` memories (real embeddings), people, orgs, places, aliases and relations."""
     from django.db import connection, transaction
 
-    from entities.models import Alias, Entity, EntityKind, Relation
-    from entities.names import normalize_name
+    from entities.models import Entity
     from memories.models import Memory
 
     if Memory.objects.filter(user_id=USER_ID).count() == size:
@@ -104,18 +122,7 @@ def load_corpus(size: int) -> None:
     with transaction.atomic():
         Memory.objects.filter(user_id=USER_ID).delete()
         Entity.objects.filter(user_id=USER_ID).delete()
-        kinds = [(n, EntityKind.PERSON) for n in people()] + [(n, EntityKind.ORG) for n in ORGS]
-        kinds += [(n, EntityKind.PLACE) for n in PLACES]
-        entities = Entity.objects.bulk_create(
-            [Entity(user_id=USER_ID, kind=EntityKind.SELF, canonical_name="me", normalized_name="me")]
-            + [Entity(user_id=USER_ID, kind=kind, canonical_name=name, normalized_name=normalize_name(name))
-               for name, kind in kinds])
-        by_name = {e.canonical_name: e for e in entities}
-        Alias.objects.bulk_create([Alias(user_id=USER_ID, entity=e, alias=e.canonical_name,
-                                         normalized=e.normalized_name) for e in entities[1:]])
-        Relation.objects.bulk_create([
-            Relation(user_id=USER_ID, subject=by_name[s], predicate=p, object=by_name[o])
-            for s, p, o in relations(people())])
+        by_name = create_graph(USER_ID)
         with connection.cursor() as cursor:
             cursor.execute("DROP INDEX IF EXISTS memory_embedding_hnsw")
         _insert_memories(rows, vectors, by_name, rng)
@@ -129,6 +136,26 @@ def load_corpus(size: int) -> None:
                       "entities_relation"):
             cursor.execute(f"VACUUM ANALYZE {table}")
     print(f"loaded {size} memories in {time.perf_counter() - began:.0f}s", flush=True)
+
+
+def create_graph(user_id: str) -> dict:
+    """The user's self entity, people, orgs and places (one alias each) and their relations: {name: Entity}."""
+    from entities.models import Alias, Entity, EntityKind, Relation
+    from entities.names import normalize_name
+
+    kinds = [(n, EntityKind.PERSON) for n in people()] + [(n, EntityKind.ORG) for n in ORGS]
+    kinds += [(n, EntityKind.PLACE) for n in PLACES]
+    entities = Entity.objects.bulk_create(
+        [Entity(user_id=user_id, kind=EntityKind.SELF, canonical_name="me", normalized_name="me")]
+        + [Entity(user_id=user_id, kind=kind, canonical_name=name, normalized_name=normalize_name(name))
+           for name, kind in kinds])
+    by_name = {e.canonical_name: e for e in entities}
+    Alias.objects.bulk_create([Alias(user_id=user_id, entity=e, alias=e.canonical_name,
+                                     normalized=e.normalized_name) for e in entities[1:]])
+    Relation.objects.bulk_create([
+        Relation(user_id=user_id, subject=by_name[s], predicate=p, object=by_name[o])
+        for s, p, o in relations(people())])
+    return by_name
 
 
 def _insert_memories(rows, vectors, by_name, rng, batch: int = 5000) -> None:
@@ -156,7 +183,7 @@ def _insert_memories(rows, vectors, by_name, rng, batch: int = 5000) -> None:
         ], ignore_conflicts=True)
 
 
-def api_client():
+def api_client(user: str = USER_ID):
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
@@ -164,19 +191,19 @@ def api_client():
     from access.models import UserIdGrant
 
     account, _ = User.objects.get_or_create(username="bench-search")
-    UserIdGrant.objects.get_or_create(account=account, user_id=USER_ID)
+    UserIdGrant.objects.get_or_create(account=account, user_id=user)
     token, _ = Token.objects.get_or_create(user=account)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
 
 
-def measure(client, mode: str) -> dict:
+def measure(client, mode: str, user: str = USER_ID) -> dict:
     use_semantic(mode != "text-only")
     names = people()
     bodies = []
     for n, query in enumerate(QUERIES):
-        body = {"query": query, "scope": {"user_id": USER_ID}, "limit": 20}
+        body = {"query": query, "scope": {"user_id": user}, "limit": 20}
         if mode == "hybrid+2hop":
             body["hints"] = {"entities": [names[n * 7 % len(names)]], "hop": 2}
         bodies.append(body)
@@ -211,31 +238,41 @@ def latency_figures(timings: list[float]) -> dict:
     return {"p50": statistics.median(ordered), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1]}
 
 
-def explain_plans(size: int) -> dict:
-    """EXPLAIN ANALYZE the lexical and semantic candidate queries exactly as search builds them."""
+def explain_plans(size: int | str, user: str = USER_ID) -> dict:
+    """EXPLAIN ANALYZE the lexical candidate query and the statement that fetches the semantic and graph
+    candidates (memories.retrieval.candidates) exactly as a search builds them."""
     from django.db import connection
 
     from memories.embedding import embed_query
+    from memories.retrieval import search_memories
     from memories.retrieval.eligible import eligible_clause
     from memories.retrieval.gating import query_gate
     from memories.retrieval.lexical import query_lexemes, query_terms, ranked_matches
-    from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows
+    from memories.retrieval.semantic import nearest_rows
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
-    eligible = eligible_clause(user_id=USER_ID, session_id=None, gate=query_gate(query, query_vector=vector))
+    eligible = eligible_clause(user_id=user, session_id=None, gate=query_gate(query, query_vector=vector))
     with connection.cursor() as cursor:
         terms = query_terms(eligible, query_lexemes(query))
         words = terms.informative or list(terms.weights)
         sql, params = ranked_matches(eligible, terms, words, 50, every_word=not terms.informative)
         cursor.execute(f"EXPLAIN ANALYZE {sql}", params)
         plans = {"lexical": "\n".join(row[0] for row in cursor.fetchall())}
-    semantic = nearest_rows(nearest(eligible, vector, 50), f"hnsw.ef_search = {hnsw_breadth(50)}", explain=True)
-    plans["semantic"] = "\n".join(row[0] for row in semantic)
+    statements = []
+
+    def capture(execute, sql, params, many, context):
+        if "candidate AS (" in sql:
+            statements.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        search_memories(user_id=user, query=query)
+    plans["candidates"] = "\n".join(row[0] for row in nearest_rows(statements[0], None, explain=True))
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))
     return {"gin_used": "memory_search_vector_gin" in plans["lexical"] or "memory_fts_" in plans["lexical"],
-            "hnsw_used": "memory_hnsw_" in plans["semantic"] or "memory_embedding_hnsw" in plans["semantic"]}
+            "hnsw_used": "memory_hnsw_" in plans["candidates"] or "memory_embedding_hnsw" in plans["candidates"]}
 
 
 def run_size(size: int) -> None:
@@ -258,11 +295,264 @@ def run_size(size: int) -> None:
           f"{plans['hnsw_used']} (plans in var/bench/search_explain_{size}.txt)")
 
 
+def million_label(scale: float) -> str:
+    """The database (bench_search_<label>) and explain-file label of the 1M case at `scale`."""
+    return str(MILLION) if scale == 1 else f"{MILLION}_small"
+
+
+def perturbed(vectors: np.ndarray, copy: int) -> np.ndarray:
+    """Corpus copy `copy`: the vectors themselves for copy 0, else plus seeded gaussian noise, renormalised."""
+    if copy == 0:
+        return vectors
+    noisy = vectors + np.random.default_rng(copy).standard_normal(vectors.shape, dtype=np.float32) * NOISE
+    return noisy / np.linalg.norm(noisy, axis=1, keepdims=True)
+
+
+# memories_memory columns the COPY fills, with the types of their binary values. `search_vector` is generated;
+# the nullable ones left out (valid_from, superseded_by, subject, ...) stay NULL. The vector goes as bytes in
+# pgvector's binary format (the server's vector_recv reads them), so Django's connection needs no adapter.
+MEMORY_COPY_COLUMNS = [
+    ("id", "int8"), ("user_id", "text"), ("session_id", "text"), ("scope", "text"), ("type", "text"),
+    ("content", "text"), ("domain", "text"), ("sensitive", "bool"), ("confidence", "float8"),
+    ("importance", "float8"), ("occurrences", "int4"), ("half_life_days", "float8"),
+    ("last_reinforced_at", "timestamptz"), ("created_at", "timestamptz"), ("updated_at", "timestamptz"),
+    ("source", "text"), ("source_message_ids", "varchar[]"), ("pinned", "bool"), ("needs_review", "bool"),
+    ("review_reason", "text"), ("status", "text"), ("attribute", "text"), ("details", "jsonb"),
+    ("embedding", "bytea"), ("embedding_status", "text"),
+]
+LINK_COPY_COLUMNS = [("user_id", "text"), ("memory_id", "int8"), ("entity_id", "int8"), ("role", "text")]
+LOADED_TABLES = ("memories_memory", "memories_memoryentity", "entities_entity", "entities_alias",
+                 "entities_relation")
+
+
+def _copy(cursor, table: str, columns: list[tuple[str, str]], rows) -> int:
+    """COPY `rows` into `table` in binary, FREEZE (the table was truncated in this transaction)."""
+    names = ", ".join(name for name, _ in columns)
+    count = 0
+    with cursor.copy(f"COPY {table} ({names}) FROM STDIN WITH (FORMAT BINARY, FREEZE)") as copy:
+        copy.set_types([kind for _, kind in columns])
+        for row in rows:
+            copy.write_row(row)
+            count += 1
+    return count
+
+
+def _drop_secondary_indexes(cursor, table: str) -> list[tuple[str, str]]:
+    """Drop the indexes of `table` that back no constraint; their (name, definition) as pg_indexes has them."""
+    cursor.execute(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %s "
+        "AND NOT EXISTS (SELECT 1 FROM pg_constraint "
+        "WHERE conindid = format('%%I.%%I', schemaname, indexname)::regclass) ORDER BY indexname", [table])
+    dropped = cursor.fetchall()
+    for name, _ in dropped:
+        cursor.execute(f'DROP INDEX "{name}"')
+    return dropped
+
+
+def load_million(scale: float, index_memory: str = "2GB") -> None:
+    """The 1M case at `scale` (1: 2M memories): per user of MILLION_LAYOUT its entity graph and
+    round(100k * scale) memories per corpus copy, COPYed with the secondary indexes dropped, which are then
+    rebuilt from their saved definitions with `index_memory` of maintenance_work_mem. One transaction, so an
+    interrupted load leaves the previous state.
+
+    An HNSW graph takes ~2.25 kB a vector while it is built: 2GB holds ~950k of them. A larger index is
+    finished by inserts on disk, several times slower (pgvector's NOTICE, printed, says after how many)."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from memories.decay import half_life_for
+    from memories.models import EmbeddingStatus, Scope, Source, Status
+
+    copy_size = round(MAX_SIZE * scale)
+    expected = {user: copy_size * len(copies) for user, copies in MILLION_LAYOUT.items()}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT user_id, count(*) FROM memories_memory GROUP BY user_id")
+        if dict(cursor.fetchall()) == expected:
+            print(f"{sum(expected.values())} memories loaded already", flush=True)
+            return
+    rows = memories(copy_size)
+    # Whole cached chunks (a chunk's file is named by the digest of all its texts), never embedded here.
+    corpus = corpus_embeddings(-(-copy_size // CHUNK) * CHUNK, embed=False)[:copy_size]
+    half_lives = {(t, d): half_life_for(t, d) for t, d, *_ in rows}
+    header = np.array([corpus.shape[1], 0], dtype=">u2").tobytes()  # pgvector binary: dim, unused, floats
+    now = timezone.now()
+    segments = []  # (user, first memory id, entities by name) per corpus copy, for the links
+    scope, source, active, ready = (str(c.value) for c in (Scope.USER_GLOBAL, Source.IMPORT, Status.ACTIVE,
+                                                           EmbeddingStatus.READY))
+
+    def memory_rows():
+        next_id = 1
+        for number, (user, copies) in enumerate(MILLION_LAYOUT.items()):
+            rng = random.Random(99 + number)
+            for copy in copies:
+                began = time.perf_counter()
+                vectors = perturbed(corpus, copy).astype(">f4")
+                segments.append((user, next_id, graphs[user]))
+                for (memory_type, domain, sensitive, content, _), vector in zip(rows, vectors):
+                    when = now - timedelta(days=rng.uniform(0, 120))
+                    yield (next_id, user, f"bench-{rng.randrange(2000)}", scope, memory_type, content,
+                           domain, sensitive, round(rng.uniform(0.6, 0.98), 2), round(rng.uniform(0.2, 0.9), 2),
+                           1, half_lives[memory_type, domain], when, when, now, source, [], False, False,
+                           "", active, "", {}, header + vector.tobytes(), ready)
+                    next_id += 1
+                print(f"  {user} copy {copy}: {len(rows)} rows in {time.perf_counter() - began:.1f}s", flush=True)
+
+    def link_rows():
+        for user, first_id, by_name in segments:
+            for offset, row in enumerate(rows):
+                for name in dict.fromkeys(row[4]):
+                    yield user, first_id + offset, by_name[name].pk, "mention"
+
+    began = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as wrapper:
+        cursor = wrapper.cursor  # psycopg's own, for COPY
+        # No foreign-key triggers for the load (the ids are consistent by construction): ~8M RI checks otherwise.
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(f"TRUNCATE {', '.join(LOADED_TABLES)} RESTART IDENTITY CASCADE")
+        dropped = [(table, index) for table in ("memories_memory", "memories_memoryentity")
+                   for index in _drop_secondary_indexes(cursor, table)]
+        graphs = {user: create_graph(user) for user in MILLION_LAYOUT}
+        print(f"entity graphs of {len(graphs)} users in {time.perf_counter() - began:.1f}s", flush=True)
+        step = time.perf_counter()
+        count = _copy(cursor, "memories_memory", MEMORY_COPY_COLUMNS, memory_rows())
+        cursor.execute("SELECT setval(pg_get_serial_sequence('memories_memory', 'id'), %s)", [count])
+        print(f"COPY memories_memory: {count} rows in {time.perf_counter() - step:.1f}s", flush=True)
+        step = time.perf_counter()
+        links = _copy(cursor, "memories_memoryentity", LINK_COPY_COLUMNS, link_rows())
+        print(f"COPY memories_memoryentity: {links} rows in {time.perf_counter() - step:.1f}s", flush=True)
+        print(f"insert total: {time.perf_counter() - began:.1f}s", flush=True)
+        cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [index_memory])
+        cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
+        notice = lambda diagnostic: print(f"  NOTICE: {diagnostic.message_primary}", flush=True)  # noqa: E731
+        connection.connection.add_notice_handler(notice)
+        try:
+            for table, (name, definition) in dropped:
+                step = time.perf_counter()
+                cursor.execute(definition)
+                print(f"CREATE INDEX {name} ({table}): {time.perf_counter() - step:.1f}s", flush=True)
+        finally:
+            connection.connection.remove_notice_handler(notice)
+    step = time.perf_counter()
+    with connection.cursor() as cursor:
+        for table in LOADED_TABLES:
+            cursor.execute(f"VACUUM ANALYZE {table}")
+    print(f"VACUUM ANALYZE: {time.perf_counter() - step:.1f}s", flush=True)
+    print(f"loaded {count} memories in {time.perf_counter() - began:.0f}s", flush=True)
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB"
+
+
+def print_sizes() -> None:
+    """Database, memory table and index sizes."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_database_size(current_database()), pg_total_relation_size('memories_memory'), "
+                       "pg_relation_size('memories_memory'), pg_indexes_size('memories_memory')")
+        database, total, heap, indexes = cursor.fetchone()
+        cursor.execute("SELECT indexname, pg_relation_size(format('%I.%I', schemaname, indexname)::regclass) "
+                       "FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'memories_memory' "
+                       "ORDER BY 2 DESC")
+        each = cursor.fetchall()
+    print(f"database: {megabytes(database)}; memories_memory: {megabytes(total)} in all, table "
+          f"{megabytes(heap)} (+ TOAST), indexes {megabytes(indexes)}")
+    print("indexes: " + ", ".join(f"{name} {megabytes(size)}" for name, size in each), flush=True)
+
+
+def server_rss() -> str:
+    """Total VmRSS (and its anonymous and shared-memory parts) of this PostgreSQL server's processes: the
+    postmaster (the parent of this connection's backend) and its children. Shared buffers count once in
+    every process that touched them, so the total overstates the memory used; RssAnon does not."""
+    from django.db import connection
+
+    def status(pid) -> dict:
+        fields = {}
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            fields[key] = value.split()[0] if value.split() else ""
+        return fields
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        postmaster = int(status(cursor.fetchone()[0])["PPid"])
+    totals, processes = {"VmRSS": 0, "RssAnon": 0, "RssShmem": 0}, 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = status(entry.name)
+            if entry.name != str(postmaster) and fields.get("PPid") != str(postmaster):
+                continue
+            if b"postgres" not in (entry / "cmdline").read_bytes():
+                continue
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        processes += 1
+        for key in totals:
+            totals[key] += int(fields.get(key) or 0) * 1024
+    return (f"{megabytes(totals['VmRSS'])} VmRSS over {processes} processes (RssAnon {megabytes(totals['RssAnon'])},"
+            f" RssShmem {megabytes(totals['RssShmem'])})")
+
+
+def latency_table(title: str, client, user: str) -> dict:
+    print(title)
+    print("| mode | p50 ms | p95 ms | p99 ms | max ms | avg results |")
+    print("|---|---|---|---|---|---|")
+    figures = {}
+    for mode in ("text-only", "hybrid", "hybrid+2hop"):
+        figures[mode] = measure(client, mode, user)
+        f = figures[mode]
+        print(f"| {mode} | {f['p50']:.1f} | {f['p95']:.1f} | {f['p99']:.1f} | {f['max']:.1f} |"
+              f" {f['avg_results']:.1f} |", flush=True)
+    return figures
+
+
+def run_million(scale: float = 1.0, index_memory: str = "2GB") -> None:
+    """2M memories in one table: latency for `bench` (1M at scale 1) and for bench-0 (100k) beside it."""
+    from memories.readiness import semantic_status, warm_up
+
+    label = million_label(scale)
+    use_bench_database(label)
+    load_million(scale, index_memory)
+    print_sizes()
+    print(f"PostgreSQL server RSS after load: {server_rss()}", flush=True)
+    big, small = USER_ID, "bench-0"
+    clients = {user: api_client(user) for user in (big, small)}
+    print(f"semantic canary: {semantic_status()}", flush=True)
+    warm_up()
+    copy_size = round(MAX_SIZE * scale)
+    total = copy_size * sum(len(copies) for copies in MILLION_LAYOUT.values())
+    sizes = {user: copy_size * len(MILLION_LAYOUT[user]) for user in (big, small)}
+    figures = {}
+    for user in (big, small):
+        figures[user] = latency_table(f"## user {user}: {sizes[user]} of {total} memories, {len(QUERIES)} queries x "
+                                      f"{ROUNDS} rounds", clients[user], user)
+    print(f"hybrid p95 ratio, {sizes[big]} ÷ {sizes[small]} memories in the same table: "
+          f"{figures[big]['hybrid']['p95'] / figures[small]['hybrid']['p95']:.2f}")
+    for user in (big, small):
+        plans = explain_plans(f"{label}_{user}", user)
+        print(f"EXPLAIN ANALYZE ({user}): GIN used by lexical = {plans['gin_used']}, HNSW used by semantic = "
+              f"{plans['hnsw_used']} (plans in var/bench/search_explain_{label}_{user}.txt)")
+    print(f"PostgreSQL server RSS after search: {server_rss()}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kilobytes on Linux
+    print(f"bench process peak RSS: {megabytes(peak)}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prepare", action="store_true", help="only compute the cached embeddings")
-    parser.add_argument("--size", type=int, help="corpus size to measure (default: 10000 then 100000)")
+    parser.add_argument("--size", type=int, help="corpus size to measure (default: 10000 then 100000; 1000000 "
+                                                 "only when given)")
+    parser.add_argument("--users-scale", type=float, default=1.0,
+                        help="with --size 1000000: build its users at this fraction of their size, in database "
+                             "bench_search_1000000_small (e.g. 0.02 for a smoke test)")
+    parser.add_argument("--index-memory", default="2GB",
+                        help="with --size 1000000: maintenance_work_mem of the index builds (default 2GB)")
     args = parser.parse_args()
+    if args.users_scale != 1.0 and (args.size != MILLION or not 0 < args.users_scale < 1):
+        parser.error(f"--users-scale takes a fraction between 0 and 1, with --size {MILLION} only")
     if not args.prepare and args.size is None:
         for size in (10_000, MAX_SIZE):
             subprocess.run([sys.executable, __file__, "--size", str(size)], check=True)
@@ -275,6 +565,8 @@ def main():
     logging.getLogger("recall.request").setLevel(logging.WARNING)  # one access line per request otherwise
     if args.prepare:
         corpus_embeddings(MAX_SIZE)
+    elif args.size == MILLION:
+        run_million(args.users_scale, args.index_memory)
     else:
         run_size(args.size)
 
