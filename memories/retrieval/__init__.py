@@ -55,6 +55,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     semantic_state = semantic_state_now()  # a search during the start-up warm-up runs on text + graph
     semantic = semantic_state == "ready"
     pending = _embedder.submit(_query_vector, query) if semantic else None
+    # A database call first: it lets go of the GIL, which the embedding thread needs to start.
+    lexemes = query_lexemes(query)
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
     resolved = resolve_entities(user_id, query, entities)
@@ -66,7 +68,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     settled = guess.method == "keywords" or not semantic
     eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
     # Word rarity only weighs the words: counted under the guessed gate, it need not wait for the vector.
-    terms = query_terms(eligible, query_lexemes(query))
+    terms = query_terms(eligible, lexemes)
     lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=semantic) if settled else None
     query_vector = pending.result() if pending else None
     gate = guess
