@@ -2,7 +2,6 @@
 from django.db import connection
 
 from memories.embedding import embed_query
-from memories.models import Memory
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval import search_memories
