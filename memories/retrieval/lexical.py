@@ -95,7 +95,11 @@ def _eligible_rows(eligible: Eligible) -> float:
             cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
             return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
 
-    return _cached((connection.alias, eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
+    return _cached((_database(), eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
+
+
+def _database() -> tuple[str, str]:
+    return connection.alias, connection.settings_dict["NAME"]
 
 
 def _lexeme_shares() -> tuple[dict[str, float], float | None]:
@@ -110,9 +114,11 @@ def _lexeme_shares() -> tuple[dict[str, float], float | None]:
         if row is None or not row[0]:
             return {}, None
         elements, shares = row
-        return dict(zip(elements, shares)), shares[len(elements)]  # then: the least and the greatest share
+        # PostgreSQL lists the least and the greatest share after the elements' own.
+        least = shares[len(elements)] if len(shares) > len(elements) else min(shares)
+        return dict(zip(elements, shares)), least
 
-    return _cached((connection.alias, "lexeme shares"), read)
+    return _cached((_database(), "lexeme shares"), read)
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:
