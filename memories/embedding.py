@@ -46,7 +46,7 @@ class Encoder:
 
     def __init__(self, model):
         self.model = model
-        self.traced = self.query_traced = _traced_transformer(model)
+        self.traced = self.query_traced = _traced_model(model)
         if self.traced is not None:
             self.query_traced = self._faster_query_trace()
 
@@ -68,7 +68,7 @@ class Encoder:
 
         import torch
 
-        reduced = _traced_transformer(self.model, torch.bfloat16)
+        reduced = _traced_model(self.model, torch.bfloat16)
         if reduced is None:
             return self.traced
 
@@ -119,7 +119,7 @@ def _sentence_embeddings(model, transformer):
     return SentenceEmbeddings().eval()
 
 
-def _traced_transformer(model, dtype=None):
+def _traced_model(model, dtype=None):
     """The model (its transformer cast to `dtype`, if given) as TorchScript (input ids, attention mask →
     sentence embeddings), or None. A float32 trace must give the eager modules' floats on the probe."""
     import copy

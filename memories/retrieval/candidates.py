@@ -58,19 +58,22 @@ def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lex
 
     A nearest query that finds fewer than `enough` rows is widened (semantic.widened_candidates) and the
     statement asked again with the nearest rows it found."""
-    asked = {"vector": vector, "lexical": lexical, "reached": reached, "limit": limit, "now": now,
-             "lexeme_weights": lexeme_weights}
-    found = _found(eligible, paths, **asked, given=None)
-    if vector is not None and found.nearest < enough:
-        given = widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=found.nearest)
-        found = _found(eligible, paths, **asked, given=given)
-    return found
+    def found(given=None) -> Found:
+        return _found(eligible, vector=vector, given=given, lexical=lexical, reached=reached, paths=paths,
+                      limit=limit, now=now, lexeme_weights=lexeme_weights)
+
+    first = found()
+    if vector is None or first.nearest >= enough:
+        return first
+    return found(widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=first.nearest))
 
 
-def _found(eligible: Eligible, paths: dict[int, str], **asked) -> Found:
-    """Found from one statement (`_statement`'s arguments)."""
-    scanned = asked["vector"] is not None and asked["given"] is None
-    rows = nearest_rows(_statement(eligible, **asked), usual_breadth(asked["limit"]) if scanned else None)
+def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights) -> Found:
+    """Found from one statement (see `_statement`)."""
+    sql = _statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, limit=limit, now=now,
+                     lexeme_weights=lexeme_weights)
+    scanned = vector is not None and given is None
+    rows = nearest_rows(sql, usual_breadth(limit) if scanned else None)
     semantic, graph, candidates, nearest_count = [], [], [], 0
     for *columns, semantic_rank, graph_rank, entity_id, nearest_count in rows:
         if columns[0] is None:  # no candidate at all: only the count of nearest rows
@@ -80,12 +83,12 @@ def _found(eligible: Eligible, paths: dict[int, str], **asked) -> Found:
             semantic.append((semantic_rank, columns[0]))
         if graph_rank is not None:
             graph.append((graph_rank, columns[0], entity_id))
-    ids = {"lexical": asked["lexical"]}
-    if asked["vector"] is not None:
+    ids = {"lexical": lexical}
+    if vector is not None:
         ids["semantic"] = [pk for _, pk in sorted(semantic)]
     via = {pk: entity_id for _, pk, entity_id in sorted(graph)}
     ids["graph"] = list(via)
-    return Found(ids, candidates, GraphFound.of(via, asked["reached"], paths), nearest_count)
+    return Found(ids, candidates, GraphFound.of(via, reached, paths), nearest_count)
 
 
 def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights) -> tuple[str, dict]:

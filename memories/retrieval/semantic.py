@@ -60,34 +60,17 @@ def use_session_breadth(sender, connection, **kwargs) -> None:
     connection.recall_hnsw_breadth = breadth
 
 
-def semantic_candidates(eligible: Eligible, query_vector, limit: int, *, user_id: str,
-                        enough: int | None = None) -> list[tuple[int, float]]:
-    """(memory id, cosine similarity) of up to `limit` nearest memories; weak matches are dropped.
-
-    If the HNSW scan yields fewer than `enough` rows, it is widened (`widened_candidates`).
-    """
-    enough = min(enough or limit, limit)
-    rows = nearest_rows(nearest(eligible, query_vector, limit), usual_breadth(limit))
-    if len(rows) < enough:
-        return widened_candidates(eligible, query_vector, limit, user_id=user_id, enough=enough, found=len(rows))
-    return similar(rows)
-
-
 def widened_candidates(eligible: Eligible, query_vector, limit: int, *, user_id: str, enough: int,
                        found: int) -> list[tuple[int, float]]:
-    """semantic_candidates after a scan at the usual breadth found only `found` rows: the scan again, widened
-    in proportion to the shortfall (up to pgvector's maximum), then, if still short, an exact scan when the
-    user has at most `memory_semantic.exact_scan_max_rows` memories."""
+    """(memory id, cosine similarity) of up to `limit` nearest memories, weak matches dropped, after a scan at
+    the usual breadth found only `found` of the `enough` rows wanted: the scan again, widened in proportion to
+    the shortfall (up to pgvector's maximum), then, if still short, an exact scan when the user has at most
+    `memory_semantic.exact_scan_max_rows` memories."""
     query = nearest(eligible, query_vector, limit)
     wider = min(MAX_EF_SEARCH, int(hnsw_breadth(limit) * 1.5 * enough / max(found, 1)))
     rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
     if len(rows) < enough and _user_has_at_most(user_id, recall_setting("memory_semantic.exact_scan_max_rows")):
         rows = nearest_rows(query, "enable_indexscan = off")
-    return similar(rows)
-
-
-def similar(rows: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """(id, cosine distance) rows → (id, similarity), without those under `semantic_min_similarity`."""
     floor = recall_setting("memory_retrieval.semantic_min_similarity")
     return [(pk, 1.0 - distance) for pk, distance in rows if 1.0 - distance >= floor]
 

@@ -5,7 +5,7 @@ from memories.embedding import embed_query
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval import search_memories
-from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, semantic_candidates, usual_breadth
+from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, usual_breadth, widened_candidates
 from memories.tasks import embed_pending_memories
 from tests import factories
 
@@ -22,8 +22,9 @@ def test_a_small_user_in_a_big_table_still_gets_their_nearest_memories(db):
         cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
     try:
         # bob's rows fill the HNSW candidates
-        assert len(nearest_rows(nearest(alice, vector, 50), "hnsw.ef_search = 50")) < 3
-        found = [pk for pk, _ in semantic_candidates(alice, vector, 50, user_id="alice")]
+        short = nearest_rows(nearest(alice, vector, 50), "hnsw.ef_search = 50")
+        assert len(short) < 3
+        found = [pk for pk, _ in widened_candidates(alice, vector, 50, user_id="alice", enough=20, found=len(short))]
     finally:
         with connection.cursor() as cursor:
             cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
