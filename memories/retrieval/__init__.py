@@ -70,7 +70,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     # Word rarity only weighs the words: counted under the guessed gate, it need not wait for the vector.
     terms = query_terms(eligible, lexemes)
     lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=semantic) if settled else None
-    query_vector = pending.result() if pending else None
+    query_vector, vector = pending.result() if pending else (None, None)
     gate = guess
     if query_vector is not None and not settled:
         gate = query_gate(query, query_vector=query_vector, **gate_filters)
@@ -81,7 +81,6 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    vector = None if query_vector is None else vector_literal(query_vector)
     found = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached, paths=paths,
                             limit=per_retriever, enough=limit, now=now, lexeme_weights=terms.weights)
     if freshness_weight is None:
@@ -96,12 +95,14 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     )
 
 
-def _query_vector(query: str):
-    """The query embedding, or None when the model fails (fail-open)."""
+def _query_vector(query: str) -> tuple[list[float] | None, str | None]:
+    """The query embedding and its pgvector text (formatted here, off the request thread's path), or
+    (None, None) when the model fails (fail-open)."""
     from memories.embedding import embed_query
 
     try:
-        return embed_query(query)
+        vector = embed_query(query)
     except Exception:  # noqa: BLE001 - search must keep working on text + graph
         logger.exception("query embedding failed; searching without the semantic retriever")
-        return None
+        return None, None
+    return vector, vector_literal(vector)

@@ -5,7 +5,9 @@ The nearest memories by cosine (semantic.py's HNSW query), the graph's pool
 similarity floor), and the columns ranking needs for every candidate, the
 full-text ones included, come from one statement. Asked for one after the other
 they cost three to five round trips and as many parses of the 384-float vector,
-which on a busy machine added 3-5 ms to a search that names a person.
+which on a busy machine added 3-5 ms to a search that names a person. The
+statement holds the 384-float vector once, in a CTE the others read: written
+into each use it made the statement 44 KB of text to quote and parse.
 
 When the nearest query comes back short (a filter that keeps few of the HNSW
 scan's rows), semantic.py widens it as before and the statement runs again
@@ -99,13 +101,15 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
               "cutoff": now - timedelta(days=recall_setting("decay.stale_person_days")),
               "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"]}
     ctes, retrievers = [], ["SELECT unnest(%(lexical_ids)s::bigint[]) AS id"]
+    vector_sql = None if vector is None else "(SELECT vector FROM query)"
     if vector is None:
         ctes.append("semantic AS (SELECT NULL::bigint AS id, NULL::float8 AS distance, NULL::bigint AS rank"
                     " WHERE false)")
         ctes.append("nearest AS (SELECT 1 WHERE false)")
     else:
+        ctes.append("query AS MATERIALIZED (SELECT %(vector)s::vector AS vector)")
         if given is None:
-            nearest_sql, nearest_params = nearest(eligible, vector, limit)
+            nearest_sql, nearest_params = nearest(eligible, vector, limit, vector_sql=vector_sql)
             params.update(nearest_params)
             ctes.append(f"nearest AS MATERIALIZED ({nearest_sql})")
         else:
@@ -125,14 +129,14 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
                     " FROM semantic)")
         graph_sql, graph_params = graph_pool(
             eligible, reached, found="(%(lexical_ids)s::bigint[] || ARRAY(SELECT id FROM semantic))",
-            max_distance="(SELECT distance FROM bounds)", vector=None if vector is None else "%(vector)s::vector",
+            max_distance="(SELECT distance FROM bounds)", vector=vector_sql,
             limit=limit)
         params.update(graph_params)
         ctes.append(f"graph AS MATERIALIZED ({graph_sql})")
         retrievers.append("SELECT id FROM graph")
     else:
         ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
-    columns = _COLUMNS.replace("{vector}", "%(vector)s::vector").replace(
+    columns = _COLUMNS.replace("{vector}", vector_sql or "NULL::vector").replace(
         "{lexical}", weighted_match(lexeme_weights, params))
     sql = f"""
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})

@@ -31,10 +31,11 @@ def vector_literal(vector) -> str:
     return vector if isinstance(vector, str) else Vector(list(vector)).to_text()
 
 
-def nearest(eligible: Eligible, query_vector, limit: int) -> tuple[str, dict]:
-    """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first."""
+def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "%(vector)s::vector") -> tuple[str, dict]:
+    """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first. `vector_sql` is the
+    SQL that gives the query vector (a statement that uses it several times reads it from one CTE)."""
     return eligible.query(
-        "m.id, m.embedding <=> %(vector)s::vector AS distance", where="m.embedding IS NOT NULL",
+        f"m.id, m.embedding <=> {vector_sql} AS distance", where="m.embedding IS NOT NULL",
         order="distance", limit=limit, vector=vector_literal(query_vector),
     )
 
