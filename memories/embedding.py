@@ -41,12 +41,12 @@ class Encoder:
 
     def forward(self, texts: list[str]):
         """Unit-length sentence embeddings, one row per text (a numpy array or a tensor: both have `tolist`)."""
-        import torch
-
         features = self.model.preprocess(texts)
         if self.session is not None:
             return self.session.run(None, {"input_ids": features["input_ids"].numpy(),
                                            "attention_mask": features["attention_mask"].numpy()})[0]
+        import torch
+
         with torch.inference_mode():
             features = self.model.forward(features)
             return torch.nn.functional.normalize(features["sentence_embedding"], p=2, dim=1)
@@ -145,5 +145,5 @@ def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
 
 
 def embed_query(text: str) -> list[float]:
-    """One text's unit vector (a search query; a message being tagged): `embed_texts([text])[0]`."""
-    return get_model().forward([text])[0].tolist()
+    """One text's unit vector (a search query; a message being tagged)."""
+    return embed_texts([text])[0]
