@@ -6,7 +6,7 @@
    every candidate's ranking columns in one statement (candidates.py);
 3. fuse and rank relevance first, freshness and importance ordering similar matches (ranking.py).
 The query is embedded on a worker thread while this thread does the
-database work that needs no vector: entity mentions, the graph walk and its path labels, the rarity of the query's
+database work that needs no vector: entity mentions, the graph walk (its path labels included), the rarity of the query's
 words and, when keywords settle the gate, the full-text candidates. Without a keyword the
 vector's nearest centroid decides the gate, so the full-text candidates wait for it (fetched
 under a guessed gate they had to be fetched again whenever the centroid moved the gate). No
@@ -98,10 +98,10 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
 def _query_vector(query: str) -> tuple[list[float] | None, str | None]:
     """The query embedding and its pgvector text (formatted here, off the request thread's path), or
     (None, None) when the model fails (fail-open)."""
-    from memories.embedding import embed_query
+    from memories.embedding import embed_search_query
 
     try:
-        vector = embed_query(query)
+        vector = embed_search_query(query)
     except Exception:  # noqa: BLE001 - search must keep working on text + graph
         logger.exception("query embedding failed; searching without the semantic retriever")
         return None, None

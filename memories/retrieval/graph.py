@@ -28,7 +28,7 @@ from django.db import connection
 
 from entities.models import Entity, EntityKind
 from entities.names import normalize_name
-from entities.graph import graph_walk, path_label, path_words
+from entities.graph import graph_walk
 from entities.resolver import resolve_mention
 from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
@@ -120,11 +120,8 @@ def graph_reach(user_id: str, start_entities, hop: int) -> list:
 
 def reach_paths(reached: list) -> dict[int, str]:
     """entity id → how the walk reached it ("sarah chen -partner_of-> alex"; a mentioned entity: its own
-    label). Needs no query vector, so a search asks for it while the model runs."""
-    if not reached:
-        return {}
-    labels, predicates = path_words(reached)
-    return {r.entity_id: path_label(r, labels, predicates) or labels.get(r.entity_id, "") for r in reached}
+    name), from the walk's own rows."""
+    return {r.entity_id: r.path_label for r in reached}
 
 
 # The reached entities' pooled memories: each entity's `per_entity` newest linked memories and its

@@ -36,7 +36,7 @@ def test_embedding_failure_keeps_the_row_with_status_error(db, settings, django_
     assert Memory.objects.get(pk=row.pk).embedding_status == EmbeddingStatus.READY
 
 
-def test_stored_texts_and_queries_get_sentence_transformers_vectors_from_onnx_runtime():
+def test_stored_texts_and_tagged_messages_get_sentence_transformers_vectors_from_onnx_runtime():
     import numpy as np
 
     from memories import embedding
@@ -71,3 +71,40 @@ def test_a_model_whose_onnx_graph_disagrees_runs_on_its_eager_modules(monkeypatc
     assert encoder.session is None
     text = "Lunch with Sarah at the cafe on Thursday"
     assert np.abs(encoder.forward([text]).numpy() - model.encode([text], normalize_embeddings=True)).max() < 1e-5
+
+
+MEMORIES = ["Sarah loves hiking in the Alps", "I am allergic to penicillin", "The budget review is due on Friday",
+            "Tom's daughter turns five in May", "We argued about buying a house in Potsdam",
+            "I take vitamin D every morning", "Priya lives in Lisbon near the river",
+            "The board presentation needs new pricing slides"]
+QUESTIONS = ["where does Priya live", "am I allergic to anything", "what is the deadline for the budget review",
+             "who argued about buying a house", "what does Sarah do on weekends", "medication I take every day"]
+
+
+def test_search_queries_use_the_8_bit_session_and_find_what_float32_finds():
+    import numpy as np
+
+    from memories import embedding
+
+    encoder = embedding.get_model()
+    assert encoder.query_session is not None
+    stored = np.array(embedding.embed_texts(MEMORIES))
+    for question in QUESTIONS:
+        exact = np.array(embedding.embed_query(question))
+        quantized = np.array(embedding.embed_search_query(question))
+        assert abs(np.linalg.norm(quantized) - 1) < 1e-4
+        assert quantized @ exact >= 0.995
+        assert list(np.argsort(-(stored @ quantized))[:3]) == list(np.argsort(-(stored @ exact))[:3]), question
+
+
+def test_a_quantized_session_that_disagrees_leaves_queries_on_float32(monkeypatch):
+    import numpy as np
+
+    from memories import embedding
+
+    monkeypatch.setattr(embedding, "QUERY_MIN_COSINE", 1.01)  # no 8-bit vector agrees that well
+    encoder = embedding.Encoder(embedding.get_model().model)
+    assert encoder.session is not None and encoder.query_session is None
+    monkeypatch.setattr(embedding, "get_model", lambda: encoder)
+    question = QUESTIONS[0]
+    assert np.abs(np.array(embedding.embed_search_query(question)) - np.array(embedding.embed_query(question))).max() < 1e-6

@@ -2,7 +2,7 @@
 from django.utils import timezone
 
 from entities.models import Entity, Relation
-from entities.graph import graph_neighbourhood, graph_walk, path_label, path_words
+from entities.graph import graph_neighbourhood, graph_walk
 from tests import factories
 
 
@@ -56,6 +56,6 @@ def test_neighbourhood_lists_relations_with_their_depth_and_readable_paths(db):
     assert graph_neighbourhood(sarah, hops=1) == [(partner, 1)]
     assert graph_neighbourhood(sarah, hops=2) == [(partner, 1), (works, 2)]
     [to_acme] = [r for r in graph_walk("alice", [sarah.pk], 2) if r.entity_id == acme.pk]
-    assert path_label(to_acme, *path_words([to_acme])) == "sarah chen -partner_of-> alex -works_at-> acme"
+    assert to_acme.path_label == "sarah chen -partner_of-> alex -works_at-> acme"
     [to_sarah] = [r for r in graph_walk("alice", [acme.pk], 2) if r.entity_id == sarah.pk]
-    assert path_label(to_sarah, *path_words([to_sarah])) == "acme <-works_at- alex -partner_of-> sarah chen"
+    assert to_sarah.path_label == "acme <-works_at- alex -partner_of-> sarah chen"
