@@ -48,12 +48,15 @@ class Encoder:
     def __init__(self, model, threads: int = 1):
         self.model = model
         self.session, self.query_session = _onnx_sessions(model, threads)
+        self.tokenizer = _one_text_tokenizer(model) if self.session is not None else None
 
     def forward(self, texts: list[str], *, quantized: bool = False):
         """Unit-length sentence embeddings, one row per text (a numpy array or a tensor: both have `tolist`);
         `quantized`: from the 8-bit query session, when it loaded."""
-        features = self.model.preprocess(texts)
         session = (self.query_session if quantized else None) or self.session
+        if session is not None and len(texts) == 1 and self.tokenizer is not None:
+            return session.run(None, self.tokenizer(texts[0]))[0]
+        features = self.model.preprocess(texts)
         if session is not None:
             return session.run(None, {"input_ids": features["input_ids"].numpy(),
                                       "attention_mask": features["attention_mask"].numpy()})[0]
@@ -62,6 +65,35 @@ class Encoder:
         with torch.inference_mode():
             features = self.model.forward(features)
             return torch.nn.functional.normalize(features["sentence_embedding"], p=2, dim=1)
+
+
+def _one_text_tokenizer(model):
+    """text → the session's inputs, straight from the model's Rust tokenizer, or None if it does not give what
+    `model.preprocess` gives on the probes and on a text longer than the model reads. One text needs no
+    padding, and the transformers wrapper costs ~0.1 ms of Python a call: on the embedding thread that is
+    time it must hold the GIL, which a busy request thread lets go of only every few milliseconds."""
+    import numpy as np
+    import tokenizers
+
+    transformer = model[0]
+    backend = getattr(getattr(transformer, "tokenizer", None), "backend_tokenizer", None)
+    if backend is None or getattr(transformer, "do_lower_case", False):
+        return None
+    tokenizer = tokenizers.Tokenizer.from_str(backend.to_str())  # its own copy: no shared truncation state
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=transformer.max_seq_length)
+
+    def inputs(text: str) -> dict:
+        encoding = tokenizer.encode(text)
+        return {"input_ids": np.array([encoding.ids], dtype=np.int64),
+                "attention_mask": np.array([encoding.attention_mask], dtype=np.int64)}
+
+    for text in [*PROBES, " ".join(PROBES * 100)]:
+        expected = model.preprocess([text])
+        given = inputs(text)
+        if any(given[name].tolist() != expected[name].tolist() for name in given):
+            return None
+    return inputs
 
 
 def _sentence_embeddings(model):
