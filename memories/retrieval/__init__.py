@@ -23,9 +23,10 @@ from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.candidates import find_candidates
 from memories.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
-from memories.retrieval.lexical import lexical_candidates, query_lexemes, query_terms
+from memories.retrieval.lexical import lexical_candidates, query_terms
 from memories.retrieval.ranking import Hit, rank_hits
 from memories.retrieval.semantic import vector_literal
+from memories.retrieval.words import query_words
 from recall_site.config import recall_setting
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
@@ -56,10 +57,10 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     semantic = semantic_state == "ready"
     pending = _embedder.submit(_query_vector, query) if semantic else None
     # A database call first: it lets go of the GIL, which the embedding thread needs to start.
-    lexemes = query_lexemes(query)
+    words = query_words(user_id, query)
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
-    resolved = resolve_entities(user_id, query, entities)
+    resolved = resolve_entities(user_id, words.mentions, entities)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
     paths = reach_paths(reached)
@@ -68,7 +69,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     settled = guess.method == "keywords" or not semantic
     eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=guess, types=types)
     # Word rarity only weighs the words: counted under the guessed gate, it need not wait for the vector.
-    terms = query_terms(eligible, lexemes)
+    terms = query_terms(eligible, words.lexemes)
     lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=semantic) if settled else None
     query_vector, vector = pending.result() if pending else (None, None)
     gate = guess

@@ -1,8 +1,8 @@
 """Graph retriever: entity mentions in the query (and hinted ones) → graph walk → attached memories.
 
 Mentions are found by matching the query's word n-grams against the user's
-entity names and aliases (and first names), then resolved with the pipeline's
-resolver. The walk (entities.graph.graph_walk) follows relations up to
+entity names and aliases (and first names), by index (NAMES_SQL, asked in
+words.py's first statement), then resolved with the pipeline's resolver. The walk (entities.graph.graph_walk) follows relations up to
 `hop` hops; memories linked to reached entities become candidates, ordered by
 closeness to the query plus a penalty per hop.
 
@@ -46,29 +46,45 @@ class ResolvedEntity:
     hinted: bool
 
 
-def detect_mentions(user_id: str, query: str) -> list[str]:
-    """Word n-grams of the query that name one of the user's entities ("Sarah", "my boss")."""
+@dataclass(frozen=True)
+class QueryPhrases:
+    """The query's word n-grams, longest first, as written (possessives dropped) and normalised."""
+
+    spans: list[tuple[int, int]]  # (size, start)
+    written: dict[tuple[int, int], str]
+    normalized: dict[tuple[int, int], str]
+
+    @property
+    def candidates(self) -> list[str]:
+        """The normalised phrases a name lookup (NAMES_SQL) is asked about."""
+        return sorted({name for name in self.normalized.values() if name})
+
+    def mentions(self, names: set[str]) -> list[str]:
+        """The phrases, as written, that are one of `names` (NAMES_SQL's answer): longest first, none
+        overlapping another ("Sarah Chen", not also "Sarah")."""
+        found, used = [], set()
+        for size, start in self.spans:
+            span = set(range(start, start + size))
+            if span & used:
+                continue
+            if self.normalized[(size, start)] in names:
+                found.append(self.written[(size, start)])
+                used |= span
+        return found
+
+
+def query_phrases(query: str) -> QueryPhrases:
     words = [_POSSESSIVE.sub("", w).strip(".'’-") for w in _WORD.findall(query)]
     spans = [(size, start) for size in range(MAX_NGRAM, 0, -1) for start in range(len(words) - size + 1)]
-    phrases = {span: " ".join(words[span[1]:span[1] + span[0]]) for span in spans}
-    normalized = {span: normalize_name(phrase) for span, phrase in phrases.items()}
-    names = _known_names(user_id, {name for name in normalized.values() if name})
-    found, used = [], set()
-    for size, start in spans:
-        span = set(range(start, start + size))
-        if span & used:
-            continue
-        if normalized[(size, start)] in names:
-            found.append(phrases[(size, start)])
-            used |= span
-    return found
+    written = {span: " ".join(words[span[1]:span[1] + span[0]]) for span in spans}
+    return QueryPhrases(spans, written, {span: normalize_name(phrase) for span, phrase in written.items()})
 
 
 # Which candidates are one of the user's live entity names or aliases (not the user's own entity),
 # or the first word of a multi-word one ("sarah" for "sarah chen", not for "my manager"). Each
 # branch is an index lookup ((user_id, name) and (user_id, first word)), so a user with thousands
 # of contacts costs no more than one with a few.
-_NAMES_SQL = """
+NAMES_SQL = """
 SELECT e.normalized_name FROM entities_entity e
 WHERE e.user_id = %(user_id)s AND e.normalized_name = ANY(%(candidates)s)
   AND e.deleted_at IS NULL AND e.kind <> %(self)s
@@ -88,19 +104,10 @@ WHERE a.user_id = %(user_id)s AND split_part(a.normalized, ' ', 1) = ANY(%(candi
 """
 
 
-def _known_names(user_id: str, candidates: set[str]) -> set[str]:
-    """Which of the candidate (normalised) phrases name one of the user's entities: one query."""
-    if not candidates:
-        return set()
-    with connection.cursor() as cursor:
-        cursor.execute(_NAMES_SQL, {"user_id": user_id, "self": EntityKind.SELF.value, "candidates": list(candidates)})
-        return {row[0] for row in cursor.fetchall()}
-
-
-def resolve_entities(user_id: str, query: str, hints=()) -> list[ResolvedEntity]:
-    """Hinted mentions first, then the ones detected in the query; each mention once."""
+def resolve_entities(user_id: str, mentions: list[str], hints=()) -> list[ResolvedEntity]:
+    """Hinted mentions first, then the ones found in the query (words.query_words); each mention once."""
     seen, resolved = set(), []
-    for mention, hinted in [(h, True) for h in hints] + [(m, False) for m in detect_mentions(user_id, query)]:
+    for mention, hinted in [(h, True) for h in hints] + [(m, False) for m in mentions]:
         key = normalize_name(mention)
         if not key or key in seen:
             continue

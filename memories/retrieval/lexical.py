@@ -28,10 +28,14 @@ from recall_site.config import recall_setting
 MAX_LEXEMES = 12
 
 
+# The query as PostgreSQL indexes text: english lexemes, stop words removed (the first MAX_LEXEMES count).
+LEXEMES_SQL = "tsvector_to_array(to_tsvector('english', %(query)s))"
+
+
 def query_lexemes(query: str) -> list[str]:
-    """The query as PostgreSQL indexes text: english lexemes, stop words removed."""
+    """The query's lexemes (LEXEMES_SQL); a search asks for them with its mentions (words.py)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", [query])
+        cursor.execute(f"SELECT {LEXEMES_SQL}", {"query": query})
         return list(cursor.fetchone()[0])[:MAX_LEXEMES]
 
 

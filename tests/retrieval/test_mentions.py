@@ -4,7 +4,8 @@ from django.utils import timezone
 
 from entities.models import EntityKind
 from entities.services import alias_add
-from memories.retrieval.graph import _NAMES_SQL, detect_mentions
+from memories.retrieval.graph import NAMES_SQL
+from memories.retrieval.words import query_words
 from tests import factories
 
 
@@ -16,10 +17,12 @@ def test_queries_mention_names_aliases_and_first_names_of_live_entities_only(db)
     gone.deleted_at = timezone.now()
     gone.save()
     factories.person("bob", "Nora Berg")
-    assert detect_mentions("alice", "Lunch with Sarah and my manager at Volkswagen") == ["my manager", "Sarah",
-                                                                                       "Volkswagen"]
-    assert detect_mentions("alice", "what does Sarah Chen's brother do") == ["Sarah Chen"]
-    assert detect_mentions("alice", "ask Priya and Nora about my") == []  # tombstoned, bob's, a bare "my"
+    words = query_words("alice", "Lunch with Sarah and my manager at Volkswagen")
+    assert words.mentions == ["my manager", "Sarah", "Volkswagen"]
+    assert words.lexemes == ["lunch", "manag", "sarah", "volkswagen"]  # the same statement's full-text terms
+    assert query_words("alice", "what does Sarah Chen's brother do").mentions == ["Sarah Chen"]
+    assert query_words("alice", "ask Priya and Nora about my").mentions == []  # tombstoned, bob's, a bare "my"
+    assert query_words("alice", "?!") == query_words("alice", "")  # no words at all
 
 
 def test_name_lookups_can_use_the_first_word_indexes(db):
@@ -31,5 +34,5 @@ def test_name_lookups_can_use_the_first_word_indexes(db):
         # index (a full index scan with a filter): out of the way too, rolled back with the transaction.
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("DROP INDEX entities_alias_entity_id_46cc8690")
-        plan = "\n".join(row[0] for row in cursor.execute(f"EXPLAIN {_NAMES_SQL}", params).fetchall())
+        plan = "\n".join(row[0] for row in cursor.execute(f"EXPLAIN {NAMES_SQL}", params).fetchall())
     assert "entity_user_first_word" in plan and "alias_user_first_word" in plan, plan

@@ -81,3 +81,16 @@ def test_every_connection_starts_with_the_usual_hnsw_breadth(db):
         assert int(cursor.fetchone()[0]) == hnsw_breadth(50) == connection.recall_hnsw_breadth
     assert usual_breadth(50) is None
     assert usual_breadth(400) == "hnsw.ef_search = 400"
+
+
+def test_a_vector_written_as_text_reads_back_as_the_same_float32_vector(db):
+    from memories.retrieval.semantic import vector_literal
+
+    row = factories.memory("alice", "Drinks a flat white every morning")
+    embed_pending_memories()
+    row.refresh_from_db()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT embedding = %s::vector, embedding <=> %s::vector FROM memories_memory WHERE id = %s",
+                       [vector_literal(list(row.embedding)), vector_literal(embed_query(row.content)), row.pk])
+        same, distance = cursor.fetchone()
+    assert same and abs(distance) < 1e-6
