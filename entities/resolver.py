@@ -19,7 +19,7 @@ from entities.models import Alias, AliasOrigin, Entity, EntityKind
 from entities.names import is_not_a_name, is_role_phrase, normalize_name, strip_accents, without_title
 from entities.services import ENTITY_FIELDS, alias_add, entity_create, entity_name_complete
 from recall_site.config import recall_setting
-from recall_site.raw_models import columns, models_from_sql
+from recall_site.raw_models import columns, models_from_rows, models_from_sql
 
 
 @dataclass
@@ -36,17 +36,20 @@ class Resolution:
         return self.entity is not None
 
 
-def resolve_mention(user_id: str, mention: str) -> Resolution:
-    """Map a mention ("Sarah", "my boss", "Dr. Chen") to one of the user's live entities."""
+def resolve_mention(user_id: str, mention: str, direct: "DirectMatches | None" = None) -> Resolution:
+    """Map a mention ("Sarah", "my boss", "Dr. Chen") to one of the user's live entities. `direct`: the direct
+    matches of a list of mentions this one is in, already read (search reads them with the query's words)."""
     normalized = normalize_name(mention)
     if is_not_a_name(normalized):  # "What", "Hey", "Thanks": a partial or fuzzy match would be a false hit
         return Resolution(mention, None, "unresolved")
     # One query for the three direct methods, then the most specific non-empty one decides.
-    direct = _direct_matches(user_id, mention.strip(), normalized)
+    if direct is None:
+        direct = DirectMatches.read(user_id, [mention])
+    named = direct.of(mention)
     for method, matches in (
-        ("exact", [e for e in direct if e.canonical_name == mention.strip()]),
-        ("normalized", [e for e in direct if e.normalized_name == normalized]),
-        ("alias", direct),
+        ("exact", [e for e in named if e.canonical_name == mention.strip()]),
+        ("normalized", [e for e in named if e.normalized_name == normalized]),
+        ("alias", named),
     ):
         found = _single(mention, matches, method, 1.0)
         if found:
@@ -58,20 +61,59 @@ def resolve_mention(user_id: str, mention: str) -> Resolution:
     return _partial_match(user_id, names, mention, normalized) or _fuzzy_match(user_id, names, mention, normalized)
 
 
-def _direct_matches(user_id: str, name: str, normalized: str) -> list[Entity]:
-    """Up to 10 live non-self entities named `name`, normalized-named `normalized`, or with an alias of a
-    variant of it; each with `has_alias`: whether `normalized` itself is one of its aliases."""
-    entity, alias = Entity._meta.db_table, Alias._meta.db_table
-    sql = f"""
-        SELECT {columns(ENTITY_FIELDS, "e")},
-               EXISTS (SELECT 1 FROM {alias} a WHERE a.entity_id = e.id AND a.normalized = %s) AS has_alias
-        FROM {entity} e
-        WHERE e.user_id = %s AND e.deleted_at IS NULL AND e.kind <> %s
-          AND (e.canonical_name = %s OR e.normalized_name = %s
-               OR e.id IN (SELECT entity_id FROM {alias} WHERE user_id = %s AND normalized = ANY(%s)))
-        LIMIT 10"""
-    params = [normalized, user_id, EntityKind.SELF, name, normalized, user_id, sorted(_variants(normalized))]
-    return models_from_sql(Entity, ENTITY_FIELDS, sql, params, extra=("has_alias",))
+# The user's live non-self entities named by some mentions: exactly, once normalised, or by an alias of a
+# variant of one (accents, titles); each with the normalised forms of its aliases among those variants.
+_DIRECT_SQL = f"""
+SELECT {columns(ENTITY_FIELDS, "e")},
+       ARRAY(SELECT a.normalized FROM {Alias._meta.db_table} a
+             WHERE a.entity_id = e.id AND a.normalized = ANY(%(direct_variants)s::text[])) AS alias_forms
+FROM {Entity._meta.db_table} e
+WHERE e.user_id = %(direct_user_id)s AND e.deleted_at IS NULL AND e.kind <> %(direct_self)s
+  AND (e.canonical_name = ANY(%(direct_names)s::text[]) OR e.normalized_name = ANY(%(direct_normalized)s::text[])
+       OR e.id IN (SELECT entity_id FROM {Alias._meta.db_table}
+                   WHERE user_id = %(direct_user_id)s AND normalized = ANY(%(direct_variants)s::text[])))
+ORDER BY e.id
+"""
+
+
+class DirectMatches:
+    """The entities some mentions name directly (by name, normalised name or alias), read in one query."""
+
+    LIMIT = 10  # per mention
+
+    def __init__(self, rows: list[tuple]):
+        self.rows = rows  # _DIRECT_SQL's: the entity's columns, then its alias forms
+
+    @staticmethod
+    def query(user_id: str, mentions) -> tuple[str, dict]:
+        """(sql, params) of _DIRECT_SQL for `mentions`, for a statement that reads it with other things."""
+        normalized = {normalize_name(mention) for mention in mentions}
+        return _DIRECT_SQL, {
+            "direct_user_id": user_id, "direct_self": EntityKind.SELF.value,
+            "direct_names": sorted({mention.strip() for mention in mentions}), "direct_normalized": sorted(normalized),
+            "direct_variants": sorted(set().union(*map(_variants, normalized))) if normalized else [],
+        }
+
+    @classmethod
+    def read(cls, user_id: str, mentions) -> "DirectMatches":
+        with connection.cursor() as cursor:
+            cursor.execute(*cls.query(user_id, mentions))
+            return cls(cursor.fetchall())
+
+    def of(self, mention: str) -> list[Entity]:
+        """Up to LIMIT live non-self entities named `mention`, normalized-named like it, or with an alias of a
+        variant of it; each with `has_alias`: whether its normalized form itself is one of its aliases."""
+        name, normalized = mention.strip(), normalize_name(mention)
+        variants = _variants(normalized)
+        width = len(ENTITY_FIELDS)
+        names = [field.attname for field in ENTITY_FIELDS]
+        canonical, normal = names.index("canonical_name"), names.index("normalized_name")
+        rows = [row for row in self.rows
+                if row[canonical] == name or row[normal] == normalized or variants & set(row[width])][:self.LIMIT]
+        entities = models_from_rows(Entity, ENTITY_FIELDS, [row[:width] for row in rows])
+        for entity, row in zip(entities, rows):
+            entity.has_alias = normalized in row[width]
+        return entities
 
 
 def _variants(normalized: str) -> set[str]:

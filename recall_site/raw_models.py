@@ -10,12 +10,17 @@ def models_from_sql(model, fields, sql: str, params, extra: tuple[str, ...] = ()
     """Instances of `model` from hand-written SQL selecting the columns of `fields` (in the model's field
     order; the others are deferred), then the `extra` columns, set as attributes. Values go through the
     fields' database converters, as with a queryset, without the ORM's query compiler."""
-    names = [f.attname for f in fields]
-    converters = [(i, f.get_db_converters(connection), f.cached_col) for i, f in enumerate(fields)]
-    converters = [(i, functions, col) for i, functions, col in converters if functions]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    return models_from_rows(model, fields, rows, extra)
+
+
+def models_from_rows(model, fields, rows, extra: tuple[str, ...] = ()) -> list:
+    """models_from_sql for rows already fetched (by a statement that reads more than one thing)."""
+    names = [f.attname for f in fields]
+    converters = [(i, f.get_db_converters(connection), f.cached_col) for i, f in enumerate(fields)]
+    converters = [(i, functions, col) for i, functions, col in converters if functions]
     instances = []
     for row in rows:
         values = list(row)

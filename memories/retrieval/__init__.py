@@ -57,10 +57,10 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     semantic = semantic_state == "ready"
     pending = _embedder.submit(_query_vector, query) if semantic else None
     # A database call first: it lets go of the GIL, which the embedding thread needs to start.
-    words = query_words(user_id, query)
+    words = query_words(user_id, query, entities)
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
-    resolved = resolve_entities(user_id, words.mentions, entities)
+    resolved = resolve_entities(user_id, words.mentions, entities, words.direct)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
     paths = reach_paths(reached)

@@ -104,15 +104,16 @@ WHERE a.user_id = %(user_id)s AND split_part(a.normalized, ' ', 1) = ANY(%(candi
 """
 
 
-def resolve_entities(user_id: str, mentions: list[str], hints=()) -> list[ResolvedEntity]:
-    """Hinted mentions first, then the ones found in the query (words.query_words); each mention once."""
+def resolve_entities(user_id: str, mentions: list[str], hints=(), direct=None) -> list[ResolvedEntity]:
+    """Hinted mentions first, then the ones found in the query (words.query_words); each mention once.
+    `direct`: their direct matches (entities.resolver.DirectMatches), read with the query's words."""
     seen, resolved = set(), []
     for mention, hinted in [(h, True) for h in hints] + [(m, False) for m in mentions]:
         key = normalize_name(mention)
         if not key or key in seen:
             continue
         seen.add(key)
-        result = resolve_mention(user_id, mention)
+        result = resolve_mention(user_id, mention, direct)
         resolved.append(ResolvedEntity(mention, result.entity, result.method, hinted))
     return resolved
 

@@ -22,7 +22,31 @@ def test_queries_mention_names_aliases_and_first_names_of_live_entities_only(db)
     assert words.lexemes == ["lunch", "manag", "sarah", "volkswagen"]  # the same statement's full-text terms
     assert query_words("alice", "what does Sarah Chen's brother do").mentions == ["Sarah Chen"]
     assert query_words("alice", "ask Priya and Nora about my").mentions == []  # tombstoned, bob's, a bare "my"
-    assert query_words("alice", "?!") == query_words("alice", "")  # no words at all
+    nothing = query_words("alice", "?!")  # no words at all
+    assert (nothing.lexemes, nothing.mentions, nothing.direct.rows) == ([], [], [])
+
+
+def test_the_query_words_statement_resolves_named_mentions_as_the_resolver_alone_does(db):
+    """Mentions named exactly, by alias or by first name, and a hint: the direct matches read with the query's
+    words give each the resolution the resolver reaches with its own queries."""
+    from entities.resolver import resolve_mention
+    from memories.retrieval.graph import resolve_entities
+
+    sarah = factories.person("alice", "Sarah Chen")
+    tom = factories.person("alice", "Tom Baker")
+    alias_add(entity=tom, alias="my manager", origin="role")
+    vw = factories.person("alice", "Volkswagen", kind=EntityKind.ORG)
+    factories.person("alice", "Alex Kim")
+    factories.person("alice", "Alex Ruiz")
+    words = query_words("alice", "Lunch with Sarah, Alex and my manager at Volkswagen", hints=["Dr. Tom Baker"])
+    assert [e.pk for e in words.direct.of("Volkswagen")] == [vw.pk]
+    assert [e.pk for e in words.direct.of("my manager")] == [tom.pk] and words.direct.of("Sarah") == []
+    resolved = resolve_entities("alice", words.mentions, ["Dr. Tom Baker"], words.direct)
+    alone = [resolve_mention("alice", r.mention) for r in resolved]
+    assert [(r.mention, r.method, r.entity) for r in resolved] == [(a.mention, a.method, a.entity) for a in alone]
+    assert [(r.mention, r.method, r.entity) for r in resolved] == [
+        ("Dr. Tom Baker", "alias", tom), ("my manager", "alias", tom), ("Sarah", "partial", sarah),
+        ("Alex", "ambiguous", None), ("Volkswagen", "exact", vw)]
 
 
 def test_name_lookups_can_use_the_first_word_indexes(db):
