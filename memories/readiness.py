@@ -4,7 +4,7 @@ Semantic retrieval needs `memory_semantic.enabled` and `rerank_enabled`, and a
 passing startup canary: the model is loaded and warmed with one encode
 (untimed — the first load takes seconds and happens once per process, so
 timing it against 120 ms would always fail), then "ping" is embedded through
-the query path (`embed_query`) and must finish within
+the query path (`embed_search_query`) and must finish within
 `memory_semantic.startup_canary_timeout_ms`. Failures keep semantic retrieval
 off with a reason: canary_timeout (too slow), canary_auth (the model files
 cannot be read: permission denied), canary_connection (the model cannot be
@@ -43,6 +43,7 @@ def run_canary() -> CanaryResult:
     began = time.perf_counter()
     try:
         embedding.embed_texts(["warm-up"])  # loads the model and its lazy kernels: one-time cost, untimed
+        embedding.embed_search_query("warm-up")  # the query session's own kernels
     except PermissionError:
         return CanaryResult(False, "canary_auth")
     except Exception:  # noqa: BLE001 - any load failure means the model is unreachable
@@ -51,7 +52,7 @@ def run_canary() -> CanaryResult:
     timeout_ms = recall_setting("memory_semantic.startup_canary_timeout_ms")
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="semantic-canary")
     began = time.perf_counter()
-    future = executor.submit(embedding.embed_query, "ping")
+    future = executor.submit(embedding.embed_search_query, "ping")
     try:
         future.result(timeout=timeout_ms / 1000)
     except FutureTimeout:
