@@ -169,7 +169,7 @@ def _onnx_sessions(model, threads: int):
     if cosines.min() >= QUERY_MIN_COSINE:
         return session, query_session
     logger.warning("the quantized embedding model disagrees with float32 (cosine %.4f); queries use float32",
-                   cosines.min())
+                   float(cosines.min()))
     return session, None
 
 
