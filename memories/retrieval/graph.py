@@ -2,9 +2,10 @@
 
 Mentions are found by matching the query's word n-grams against the user's
 entity names and aliases (and first names), by index (NAMES_SQL, asked in
-words.py's first statement), then resolved with the pipeline's resolver. The walk (entities.graph.graph_walk) follows relations up to
-`hop` hops; memories linked to reached entities become candidates, ordered by
-closeness to the query plus a penalty per hop.
+words.py's first statement), then resolved with the pipeline's resolver. The
+walk (entities.graph.graph_walk) follows relations up to `hop` hops; memories
+linked to reached entities become candidates, ordered by closeness to the
+query plus a penalty per hop.
 
 A memory of a person named in the query must relate to the query, not just to
 that person: with a query vector its cosine similarity to the question must reach
@@ -24,9 +25,7 @@ about the question is still found through the person.
 import re
 from dataclasses import dataclass
 
-from django.db import connection
-
-from entities.models import Entity, EntityKind
+from entities.models import Entity
 from entities.names import normalize_name
 from entities.graph import graph_walk
 from entities.resolver import resolve_mention
