@@ -1,5 +1,6 @@
 """Mention detection in search queries: the user's live names, aliases and first names, by index."""
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from entities.models import EntityKind
@@ -41,7 +42,11 @@ def test_the_query_words_statement_resolves_named_mentions_as_the_resolver_alone
     words = query_words("alice", "Lunch with Sarah, Alex and my manager at Volkswagen", hints=["Dr. Tom Baker"])
     assert [e.pk for e in words.direct.of("Volkswagen")] == [vw.pk]
     assert [e.pk for e in words.direct.of("my manager")] == [tom.pk] and words.direct.of("Sarah") == []
-    resolved = resolve_entities("alice", words.mentions, ["Dr. Tom Baker"], words.direct)
+    with CaptureQueriesContext(connection) as queries:
+        resolved = resolve_entities("alice", words.mentions, ["Dr. Tom Baker"], words.direct)
+    # The three named mentions need no query of their own; the two first names read the name table and the
+    # entities it points to (partial and ambiguous), two queries each.
+    assert len(queries) == 4
     alone = [resolve_mention("alice", r.mention) for r in resolved]
     assert [(r.mention, r.method, r.entity) for r in resolved] == [(a.mention, a.method, a.entity) for a in alone]
     assert [(r.mention, r.method, r.entity) for r in resolved] == [
