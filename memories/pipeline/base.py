@@ -195,6 +195,7 @@ class WorkItem:
 
     message: Message
     relevance: float = 0.0
+    answers: bool = False  # replies to a question in the message before it (pre_filter reads the dialogue)
     candidates: list[Candidate] = field(default_factory=list)
     results: list[CandidateResult] = field(default_factory=list)
     rejection: Rejected | None = None

@@ -6,13 +6,16 @@ a time, what someone in the user's life thinks or did — "Alex thinks…" — a
 chat about one's own doings and feelings) and subtracts for junk:
 laughter and small talk, task confirmations ("ok done"), motivational quotes,
 jokes, trivia, ambient weather, requests addressed to the assistant and chat
-pleasantries ("No worries! Let me know how it goes."). A transcript line is
-scored without its "Name: " (ingest splits the speaker off). Pure regular
-expressions, no model call, so it costs microseconds per message.
+pleasantries ("No worries! Let me know how it goes."). In a dialogue it also
+reads each message against the one before it: an answer to the other person's
+question usually tells something, a message that asks tells less, and one whose
+every sentence is thanks, cheering, a farewell or a platitude tells nothing. A
+transcript line is scored without its "Name: " (ingest splits the speaker off).
+Pure regular expressions, no model call, so it costs microseconds per message.
 """
 import re
 
-from memories.pipeline.base import Rejected, Stage, WorkItem
+from memories.pipeline.base import Message, Rejected, Stage, WorkItem
 from memories.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
@@ -142,6 +145,36 @@ PLATITUDE_PENALTY = 0.05
 # "Cool! Who's your favourite team?": an opener and a question handed back tell nothing (ours).
 QUESTION_BACK_MAX_WORDS = 3
 QUESTION_BACK_PENALTY = 0.3
+# Dialogue: an answer to the other person's question carries news more often than not; a message that asks
+# is partly about the other person.
+ANSWER_WEIGHT = 0.25
+ASKS_PENALTY = 0.1
+# A sentence with no news of its own: thanks, praise of the other's support, cheering, a farewell, a platitude,
+# a reaction to what the other person showed, a question, or a few words with no strong cue ("So cool!", not
+# "I have asthma"). A message made only of them is filler.
+NO_NEWS_SENTENCE = re.compile(
+    r"^\W*(thanks|thank you|appreciate)|"
+    r"\b(your (support|encouragement|kind words|belief|words)|means? (so much|a lot|everything)|here for you|"
+    r"(have|got) (my|your) back|appreciate (you|it|your)|"
+    r"keep (it up|going|pushing|shining|at it)|you got this|you'?ll (get there|do great|make it|nail it)|"
+    r"don'?t (give up|quit)|never give up|good luck|i believe in you|proud of you|you can do it|"
+    r"talk (to you )?(soon|later)|see (you|ya)( soon| later)?|take care|have a (great|good|nice) "
+    r"(day|night|one|time|weekend)|bye|catch (you|ya) later|"
+    r"it'?s (so |really |super )?(important|vital|key|essential)|(is|are) (so )?(key|important|essential|vital)\b|"
+    r"life is|we all|let'?s keep|"
+    r"(looks|sounds) (so |really )?(great|amazing|awesome|fun|cool|beautiful|stunning|lovely|nice|delicious|"
+    r"incredible)|glad (to hear|you|it)|happy (to hear|for you))\b", CI)
+NO_NEWS_MAX_WORDS = 3
+NEWS_CUES = [pattern for pattern, weight in CUES if weight >= 0.2]
+NO_NEWS_PENALTY = 0.2
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def tells_no_news(text: str) -> bool:
+    """Every sentence is filler (`NO_NEWS_SENTENCE`), a question, or a few words with no strong cue."""
+    return all(sentence.rstrip().endswith("?") or NO_NEWS_SENTENCE.search(sentence)
+               or (len(sentence.split()) <= NO_NEWS_MAX_WORDS and not any(cue.search(sentence) for cue in NEWS_CUES))
+               for sentence in SENTENCE_END.split(text.strip()))
 
 
 def chat_balance(text: str, junk: bool) -> tuple[float, str]:
@@ -161,8 +194,17 @@ def chat_balance(text: str, junk: bool) -> tuple[float, str]:
     return adjustment, reason
 
 
-def relevance_score(text: str) -> tuple[float, str]:
-    """(score in 0..1, the junk reason that lowered it or "")."""
+def dialogue_adjustment(text: str, answers: bool) -> tuple[float, str]:
+    """(adjustment, junk reason) for a message's place in a dialogue; `answers`: it replies to a question."""
+    asks = ASKS_PENALTY * ("?" in text)
+    if tells_no_news(text):  # even as an answer ("Thanks, you too!")
+        return -asks - NO_NEWS_PENALTY, "no_news"
+    return ANSWER_WEIGHT * answers - asks, ""
+
+
+def relevance_score(text: str, *, answers: bool = False) -> tuple[float, str]:
+    """(score in 0..1, the junk reason that lowered it or ""); `answers`: the message replies to the other
+    person's question."""
     text = text.strip()
     if not text:
         return 0.0, "empty"
@@ -172,8 +214,9 @@ def relevance_score(text: str) -> tuple[float, str]:
         score += PERSON_STATEMENT_WEIGHT
     penalty, reason = max(((p, r) for pattern, p, r in JUNK if pattern.search(text)), default=(0.0, ""))
     adjustment, balance_reason = chat_balance(text, junk=penalty >= STRONG_JUNK)
-    score += adjustment
-    reason = reason or balance_reason
+    dialogue, dialogue_reason = dialogue_adjustment(text, answers)
+    score += adjustment + dialogue
+    reason = reason or balance_reason or dialogue_reason
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
     return round(min(max(score - penalty, 0.0), 1.0), 3), reason
@@ -186,10 +229,20 @@ class PreFilter(Stage):
     def applies(self, context) -> bool:
         return not context.explicit  # remember_memory's candidate is given, not extracted
 
+    def run_batch(self, items: list[WorkItem], context) -> None:
+        for previous, item in zip([None, *items], items):
+            item.answers = previous is not None and answers(previous.message, item.message)
+        super().run_batch(items, context)
+
     def run(self, item: WorkItem, context) -> None:
         if item.message.role != "user":
             raise Rejected(self.name, "not_a_user_message")
-        score, reason = relevance_score(item.message.content)
+        score, reason = relevance_score(item.message.content, answers=item.answers)
         item.relevance = score
         if score < recall_setting("memory.relevance_threshold"):
             raise Rejected(self.name, f"low_relevance:{reason}" if reason else "low_relevance", score)
+
+
+def answers(previous: Message, message: Message) -> bool:
+    """`message` replies to a question in `previous`, said by someone else (the assistant, another speaker)."""
+    return "?" in previous.content and (previous.role, previous.speaker) != (message.role, message.speaker)

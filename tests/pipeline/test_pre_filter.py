@@ -1,11 +1,13 @@
 """pre_filter: junk is rejected below 0.55, the seed's storable messages pass; precision/recall on a fixture."""
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 
+from memories.pipeline import run_pipeline
 from memories.pipeline.pre_filter import relevance_score
-from tests.pipeline.conftest import ingest
+from tests.pipeline.conftest import MONDAY, ingest, message
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"
 HELD_OUT = FIXTURE.with_name("relevance_held_out.yaml")
@@ -152,3 +154,46 @@ def test_an_opener_with_a_question_handed_back_or_a_promise_to_report_is_rejecte
 def test_news_before_a_question_handed_back_still_passes():
     news = "Nice! I adopted a beagle puppy from the shelter last week. Do you have pets?"
     assert relevance_score(news)[0] >= THRESHOLD
+
+
+# Dialogue: each message is read against the one before it in the batch.
+def test_an_answer_to_the_other_persons_question_passes_where_the_same_words_alone_do_not():
+    answer = "Mostly the old harbour and the fish market."
+    assert relevance_score(answer)[0] < THRESHOLD <= relevance_score(answer, answers=True)[0]
+
+
+def test_a_message_that_asks_scores_lower_than_the_same_news_told():
+    assert relevance_score("We moved to Leipzig, did you hear?")[0] < relevance_score("We moved to Leipzig.")[0]
+
+
+@pytest.mark.parametrize("text", [
+    "I really appreciate your support, it means so much to me. Take care!",
+    "Your encouragement means a lot. Let's keep pushing and following our dreams!",
+    "Thanks, Maria! Your kind words mean a lot to me. Life is better together!",
+    "We all need someone in our corner. I'm here for you, always. Take care!",
+])
+def test_a_message_of_only_thanks_cheering_and_farewells_tells_no_news_even_as_an_answer(text):
+    assert relevance_score(text, answers=True)[0] < THRESHOLD
+
+
+def test_one_sentence_of_news_among_the_thanks_is_enough():
+    assert relevance_score("Thanks, Maria! Your kind words mean a lot to me. I start the new job at the bakery "
+                           "on Monday.")[0] >= THRESHOLD
+
+
+def test_ingest_reads_a_reply_against_the_question_before_it(db):
+    question = message("Where did you go on your trip?", role="assistant", at=MONDAY)
+    reply = message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=1))
+    asked = run_pipeline(user_id="alice", session_id="s1", messages=[question, reply], source="import", actor="test")
+    assert asked.entries[1].outcome != "rejected" and asked.memory_ids
+
+    alone = message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=2), id="m-alone")
+    trace = run_pipeline(user_id="bob", session_id="s1", messages=[alone], source="import", actor="test")
+    assert (trace.entries[0].outcome, trace.entries[0].stage) == ("rejected", "pre_filter")
+
+
+def test_a_question_the_speaker_asked_himself_is_not_answered_by_his_next_message(db):
+    own = [message("Guess what?", at=MONDAY), message("Mostly the old harbour and the fish market.",
+                                                      at=MONDAY + timedelta(seconds=1))]
+    trace = run_pipeline(user_id="alice", session_id="s1", messages=own, source="import", actor="test")
+    assert [entry.stage for entry in trace.entries] == ["pre_filter", "pre_filter"]
