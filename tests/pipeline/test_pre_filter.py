@@ -7,7 +7,7 @@ import yaml
 
 from memories.pipeline import run_pipeline
 from memories.pipeline.pre_filter import relevance_score
-from tests.pipeline.conftest import MONDAY, ingest, message
+from tests.pipeline.conftest import MONDAY, message
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"
 HELD_OUT = FIXTURE.with_name("relevance_held_out.yaml")
