@@ -1,6 +1,7 @@
 """Memory quality on real conversations: LoCoMo evidence recall through the API, default settings.
 
-    make quality     # or: .venv/bin/python bench/quality_locomo.py [--data FILE] [--conversations N] [--keep|--reuse]
+    make quality     # or: .venv/bin/python bench/quality_locomo.py [--data FILE] [--conversations N] [--batch N]
+                     #                                           [--keep|--reuse]
 
 The procedure of `../shared/data/README.md`: one conversation = one user, one
 LoCoMo session = one `session_id`, each turn one ingested `user` message whose id
@@ -106,13 +107,13 @@ def api_client(user_ids: list[str]):
     return client
 
 
-def ingest(client, user_id: str, conversation: dict, now: datetime) -> dict:
-    """Ingest every session; returns the outcome counts summed over the traces."""
+def ingest(client, user_id: str, conversation: dict, now: datetime, batch: int) -> dict:
+    """Ingest every session, `batch` turns per call; returns the outcome counts summed over the traces."""
     counts = defaultdict(int)
     for session_id, messages in sessions(conversation, now):
-        for start in range(0, len(messages), BATCH):
+        for start in range(0, len(messages), batch):
             response = client.post("/api/v1/ingest", {"user_id": user_id, "session_id": session_id,
-                                                      "messages": messages[start:start + BATCH]}, format="json")
+                                                      "messages": messages[start:start + batch]}, format="json")
             assert response.status_code == 200, response.content
             for outcome, count in response.json()["counts"].items():
                 counts[outcome] += count
@@ -151,7 +152,7 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
     return sum(1 for e in evidence if e in top) / len(evidence)
 
 
-def evaluate(conversations: list[dict], *, reuse: bool) -> None:
+def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH) -> None:
     from memories.readiness import warm_up
 
     now = datetime.now(timezone.utc)
@@ -164,7 +165,7 @@ def evaluate(conversations: list[dict], *, reuse: bool) -> None:
     for user_id, sample in zip(user_ids, conversations):
         if not reuse:
             began = time.perf_counter()
-            counts = ingest(client, user_id, sample["conversation"], now)
+            counts = ingest(client, user_id, sample["conversation"], now, batch)
             for outcome, count in counts.items():
                 totals[outcome] += count
             print(f"{user_id}: ingested in {time.perf_counter() - began:.0f}s {dict(counts)}", flush=True)
@@ -207,6 +208,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help=f"turns per ingest call (default {BATCH}: a session at a time; 1: each turn as it happens)")
     parser.add_argument("--keep", action="store_true", help="keep the database for --reuse")
     parser.add_argument("--reuse", action="store_true", help="search the kept database again (no ingest)")
     args = parser.parse_args()
@@ -221,7 +224,7 @@ def main():
 
     use_bench_database(reuse=args.reuse)
     try:
-        evaluate(conversations, reuse=args.reuse)
+        evaluate(conversations, reuse=args.reuse, batch=args.batch)
     finally:
         if not (args.keep or args.reuse):
             connection.creation.destroy_test_db(BENCH_DB, verbosity=0)

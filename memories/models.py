@@ -261,6 +261,25 @@ class SourceMessage(models.Model):
         return f"{self.message_id}: {self.text[:60]}"
 
 
+class SessionDialogue(models.Model):
+    """The last message ingested into a session, as pre_filter reads the next one (memories/pipeline/dialogue.py):
+    a digest of who said it (role and speaker), whether it asked something, and when; none of its words. A
+    forget drops the rows of its sessions, and all of the user's when it forgets a person (she may have
+    been a speaker)."""
+
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    said_by = models.CharField(max_length=16)
+    asked = models.BooleanField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user_id", "session_id"], name="unique_session_dialogue")]
+
+    def __str__(self):
+        return f"{self.user_id}/{self.session_id} at {self.at:%Y-%m-%d %H:%M}"
+
+
 class UserProfile(models.Model):
     """Per-user profile, created lazily: name, preferences, favorites, assistant name."""
 

@@ -1,6 +1,7 @@
 """The memories app's part of every deletion (recall_site/purging.py): memories, their entity links and
 history, the source messages no remaining memory names (and all of a forgotten session's), supersession
-links pointing at them, per-turn injection records, queued embedding tasks, the centroids of other
+links pointing at them, per-turn injection records, the sessions' dialogue state (all of the user's when a
+person is forgotten: she may have been a speaker), queued embedding tasks, the centroids of other
 entities that averaged their embeddings, and profile entries naming a forgotten person; and background
 ingest jobs (`IngestJobPurger`).
 """
@@ -12,7 +13,7 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import (
-    IngestJob, Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile,
+    IngestJob, Memory, MemoryEntity, MemoryHistory, SessionDialogue, SourceMessage, TurnInjection, UserProfile,
 )
 from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
@@ -24,7 +25,7 @@ MEMORY_ID_TASKS = {task_name(embed_memories)}
 
 
 class MemoryPurger(Purger):
-    models = (Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile)
+    models = (Memory, MemoryEntity, MemoryHistory, SessionDialogue, SourceMessage, TurnInjection, UserProfile)
     order = 10  # before entities: links and memories point at them
 
     def count(self, plan: PurgePlan) -> dict[str, int]:
@@ -36,6 +37,7 @@ class MemoryPurger(Purger):
             "source_messages": _source_messages(plan, delete=False),
             "superseded_links_cleared": _superseding_others(ids, clear=False),
             "turn_injections": _turn_injections(plan).count(),
+            "session_dialogues": _session_dialogues(plan).count(),
             "queued_tasks": len(_queued_task_ids(set(ids))),
         }
 
@@ -45,6 +47,7 @@ class MemoryPurger(Purger):
         counts = {
             "superseded_links_cleared": _superseding_others(ids, clear=True),
             "turn_injections": _forget_turn_injections(plan),
+            "session_dialogues": _session_dialogues(plan).delete()[0],
             "queued_tasks": OrmQ.objects.filter(pk__in=_queued_task_ids(set(ids))).delete()[0],
             "memory_history": sql_delete(MemoryHistory, "memory_id", ids),
             "source_messages": _source_messages(plan, delete=True),
@@ -161,6 +164,11 @@ def _forget_turn_injections(plan: PurgePlan) -> int:
             cursor.execute(f'DELETE FROM "{table}" WHERE user_id = %s AND cardinality(memory_ids) = 0',
                            [plan.user_id])
     return touched
+
+
+def _session_dialogues(plan: PurgePlan):
+    dialogues = SessionDialogue.objects.filter(user_id=plan.user_id)
+    return dialogues if plan.terms else dialogues.filter(session_id__in=plan.sessions)
 
 
 def _queued_task_ids(memory_ids: set[int]) -> list[int]:

@@ -7,7 +7,8 @@ chat about one's own doings and feelings) and subtracts for junk:
 laughter and small talk, task confirmations ("ok done"), motivational quotes,
 jokes, trivia, ambient weather, requests addressed to the assistant and chat
 pleasantries ("No worries! Let me know how it goes."). In a dialogue it also
-reads each message against the one before it: an answer to the other person's
+reads each message against the one before it (in the batch, or the session's
+last one: dialogue.py): an answer to the other person's
 question usually tells something, a message that asks tells less, and one whose
 every sentence is thanks, cheering, a farewell or a platitude tells nothing. A
 transcript line is scored without its "Name: " (ingest splits the speaker off).
@@ -15,7 +16,8 @@ Pure regular expressions, no model call, so it costs microseconds per message.
 """
 import re
 
-from memories.pipeline.base import Message, Rejected, Stage, WorkItem
+from memories.pipeline.base import Rejected, Stage, WorkItem
+from memories.pipeline.dialogue import before_batch, replies, said
 from memories.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
@@ -230,8 +232,10 @@ class PreFilter(Stage):
         return not context.explicit  # remember_memory's candidate is given, not extracted
 
     def run_batch(self, items: list[WorkItem], context) -> None:
-        for previous, item in zip([None, *items], items):
-            item.answers = previous is not None and answers(previous.message, item.message)
+        if items:
+            before = before_batch(context.user_id, context.session_id, [item.message for item in items])
+            for previous, item in zip([before, *(said(item.message) for item in items)], items):
+                item.answers = replies(previous, item.message)
         super().run_batch(items, context)
 
     def run(self, item: WorkItem, context) -> None:
@@ -241,8 +245,3 @@ class PreFilter(Stage):
         item.relevance = score
         if score < recall_setting("memory.relevance_threshold"):
             raise Rejected(self.name, f"low_relevance:{reason}" if reason else "low_relevance", score)
-
-
-def answers(previous: Message, message: Message) -> bool:
-    """`message` replies to a question in `previous`, said by someone else (the assistant, another speaker)."""
-    return "?" in previous.content and (previous.role, previous.speaker) != (message.role, message.speaker)

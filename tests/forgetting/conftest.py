@@ -11,7 +11,7 @@ from django_q.signing import SignedPackage
 from audit.services import audit_record
 from entities.models import Entity
 from entities.services import alias_add, mentions_record, unresolved_record
-from memories.models import Memory, TurnInjection
+from memories.models import Memory, SessionDialogue, TurnInjection
 from memories.services import profile_update
 from tests import factories
 
@@ -66,6 +66,9 @@ def sarah_world(db) -> SarahWorld:
     Memory.objects.filter(pk=old_tea.pk).update(status="superseded", superseded_by=email)
     TurnInjection.objects.create(user_id="alice", session_id="s3", memory_ids=[email.pk, alex_climbs.pk])
     TurnInjection.objects.create(user_id="alice", session_id="s1", memory_ids=[lunch.pk])
+    for user_id, session_id in (("alice", "s1"), ("alice", "s3"), ("alice", "s4"), ("bob", "s1")):
+        SessionDialogue.objects.create(user_id=user_id, session_id=session_id, said_by="0" * 16, asked=True,
+                                       at=timezone.now())
     profile_update(user_id="alice", actor="alice", favorites={"colleague": "Sarah", "food": "ramen"})
     audit_record(actor="alice", action="note", user_id="alice", reason="asked what SARAH said")
     bobs_sarah = factories.person(user_id="bob", name="Sarah Chen")

@@ -9,7 +9,7 @@ from audit.models import AuditEvent
 from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
 from entities.graph import graph_walk
 from entities.resolver import resolve_mention
-from memories.models import Memory, MemoryEntity, MemoryHistory, TurnInjection, UserProfile
+from memories.models import Memory, MemoryEntity, MemoryHistory, SessionDialogue, TurnInjection, UserProfile
 from memories.retrieval import search_memories
 from tests import factories
 from tests.forgetting.conftest import queue_embedding_task, residue
@@ -28,7 +28,7 @@ def test_dry_run_counts_every_table_and_changes_nothing(sarah_world):
     assert counts == {
         "memories": 3, "memory_entity_links": 2, "memory_history": 3, "source_messages": 0,
         "superseded_links_cleared": 1,
-        "turn_injections": 2, "queued_tasks": 0, "entities_removed": 0, "entities_tombstoned": 1,
+        "turn_injections": 2, "session_dialogues": 3, "queued_tasks": 0, "entities_removed": 0, "entities_tombstoned": 1,
         "aliases": 5, "mentions": 2, "relations": 1, "entity_reviews": 0, "unresolved_references": 2,
         "ingest_jobs": 0,
     }
@@ -61,6 +61,8 @@ def test_forgetting_sarah_leaves_no_residue_and_keeps_everyone_else(sarah_world,
     assert Memory.objects.get(pk=sarah_world.old_tea.pk).superseded_by is None
     assert list(TurnInjection.objects.filter(user_id="alice").values_list("session_id", "memory_ids")) == [
         ("s3", [sarah_world.alex_climbs.pk])]
+    # She may have been a speaker in any of alice's sessions: their dialogue state goes, bob's stays.
+    assert list(SessionDialogue.objects.values_list("user_id", flat=True)) == ["bob"]
     assert not OrmQ.objects.filter(pk=task.pk).exists() and OrmQ.objects.filter(pk=unrelated_task.pk).exists()
     assert resolve_mention("alice", "Sarah").entity is None
     found = search_memories(user_id="alice", query="what does Sarah think about lunch", include_all_domains=True)
@@ -120,6 +122,8 @@ def test_forget_a_session(sarah_world):
     assert not EntityMention.objects.filter(user_id="alice", session_id="s3").exists()
     assert not UnresolvedReference.objects.filter(session_id="s3").exists()
     assert not TurnInjection.objects.filter(session_id="s3").exists()
+    assert sorted(SessionDialogue.objects.values_list("user_id", "session_id")) == [
+        ("alice", "s1"), ("alice", "s4"), ("bob", "s1")]
     assert Entity.objects.get(pk=sarah_world.alex.pk).deleted_at is None
     assert Memory.objects.filter(user_id="bob", session_id="s1").exists()
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from memories.models import SessionDialogue
 from memories.pipeline import run_pipeline
 from memories.pipeline.pre_filter import relevance_score
 from tests.pipeline.conftest import MONDAY, message
@@ -190,6 +191,37 @@ def test_ingest_reads_a_reply_against_the_question_before_it(db):
     alone = message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=2), id="m-alone")
     trace = run_pipeline(user_id="bob", session_id="s1", messages=[alone], source="import", actor="test")
     assert (trace.entries[0].outcome, trace.entries[0].stage) == ("rejected", "pre_filter")
+
+
+def test_a_reply_sent_in_its_own_call_is_read_against_the_sessions_last_message(db):
+    """An assistant that ingests each turn as it happens gets the reading an import of the session gets."""
+    question = message("Where did you go on your trip?", role="assistant", at=MONDAY)
+    run_pipeline(user_id="alice", session_id="s1", messages=[question], source="auto_reflection", actor="test")
+    reply = message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=1))
+    trace = run_pipeline(user_id="alice", session_id="s1", messages=[reply], source="auto_reflection", actor="test")
+    assert trace.entries[0].outcome != "rejected" and trace.memory_ids
+
+    kept = SessionDialogue.objects.get(user_id="alice", session_id="s1")
+    assert (kept.asked, kept.at) == (False, reply.timestamp)  # the reply is now the session's last message
+    said = " ".join(str(value) for value in SessionDialogue.objects.values_list().get())
+    assert "harbour" not in said and "trip" not in said  # no words are kept
+
+
+def test_an_older_message_is_not_read_as_a_reply_to_a_later_question(db):
+    later = message("Where did you go on your trip?", role="assistant", at=MONDAY + timedelta(hours=1))
+    run_pipeline(user_id="alice", session_id="s1", messages=[later], source="auto_reflection", actor="test")
+    earlier = message("Mostly the old harbour and the fish market.", at=MONDAY)
+    trace = run_pipeline(user_id="alice", session_id="s1", messages=[earlier], source="import", actor="test")
+    assert trace.entries[0].stage == "pre_filter"
+    assert SessionDialogue.objects.get(user_id="alice", session_id="s1").at == later.timestamp
+
+
+def test_another_sessions_question_is_not_answered(db):
+    question = message("Where did you go on your trip?", role="assistant", at=MONDAY)
+    run_pipeline(user_id="alice", session_id="s1", messages=[question], source="auto_reflection", actor="test")
+    reply = message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=1))
+    trace = run_pipeline(user_id="alice", session_id="s2", messages=[reply], source="auto_reflection", actor="test")
+    assert trace.entries[0].stage == "pre_filter"
 
 
 def test_a_question_the_speaker_asked_himself_is_not_answered_by_his_next_message(db):

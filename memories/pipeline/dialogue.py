@@ -1,0 +1,63 @@
+"""The message before: what pre_filter knows of the dialogue a message replies to.
+
+Within one ingest call it is the message before in the batch. For the first message of a call it is the
+session's last ingested message, kept as a `SessionDialogue` row (a digest of who said it, whether it
+asked something, and when; none of its words), so an assistant that sends each turn as it happens is read
+as an import of the whole session would be. A message replies to the one before when that one asked
+something, someone else said it (the assistant, the other speaker), and it came first.
+"""
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+
+from memories.models import SessionDialogue
+from memories.pipeline.base import Message
+
+DIGEST_CHARS = 16
+
+
+@dataclass(frozen=True)
+class Said:
+    said_by: str  # a digest of (role, speaker)
+    asked: bool
+    at: datetime
+
+
+def said(message: Message) -> Said:
+    return Said(speaker_digest(message), "?" in message.content, message.timestamp)
+
+
+def speaker_digest(message: Message) -> str:
+    return hashlib.sha256(f"{message.role}\n{message.speaker}".encode()).hexdigest()[:DIGEST_CHARS]
+
+
+def replies(previous: Said | None, message: Message) -> bool:
+    """`message` answers a question in `previous`, said by someone else."""
+    return previous is not None and previous.asked and previous.said_by != speaker_digest(message)
+
+
+_SWAP = """
+WITH before AS (SELECT said_by, asked, at FROM "{table}" WHERE user_id = %(user_id)s AND session_id = %(session_id)s),
+kept AS (
+    INSERT INTO "{table}" (user_id, session_id, said_by, asked, at)
+    VALUES (%(user_id)s, %(session_id)s, %(said_by)s, %(asked)s, %(at)s)
+    ON CONFLICT (user_id, session_id) DO UPDATE SET said_by = EXCLUDED.said_by, asked = EXCLUDED.asked,
+        at = EXCLUDED.at
+    WHERE "{table}".at <= EXCLUDED.at
+)
+SELECT said_by, asked, at FROM before
+"""
+
+
+def before_batch(user_id: str, session_id: str, messages: list[Message]) -> Said | None:
+    """The session's last message before this batch (None if it came after the batch's first), while the
+    batch's last takes its place unless a later one is kept already. One statement, outside the write
+    transactions: it is context, not a memory."""
+    params = {"user_id": user_id, "session_id": session_id, **vars(said(messages[-1]))}
+    with connection.cursor() as cursor:
+        cursor.execute(_SWAP.format(table=SessionDialogue._meta.db_table), params)
+        row = cursor.fetchone()
+    previous = Said(*row) if row else None
+    return previous if previous and previous.at <= messages[0].timestamp else None
