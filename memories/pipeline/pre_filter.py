@@ -152,8 +152,8 @@ QUESTION_BACK_PENALTY = 0.3
 ANSWER_WEIGHT = 0.25
 ASKS_PENALTY = 0.1
 # A sentence with no news of its own: thanks, praise of the other's support, cheering, a farewell, a platitude,
-# a reaction to what the other person showed, a question, or a few words with no strong cue ("So cool!", not
-# "I have asthma"). A message made only of them is filler.
+# a reaction to what the other person showed, a question about the other person, or a few words with no strong
+# cue ("So cool!", not "I have asthma"). A message made only of them is filler.
 NO_NEWS_SENTENCE = re.compile(
     r"^\W*(thanks|thank you|appreciate)|"
     r"\b(your (support|encouragement|kind words|belief|words)|means? (so much|a lot|everything)|here for you|"
@@ -173,8 +173,10 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def tells_no_news(text: str) -> bool:
-    """Every sentence is filler (`NO_NEWS_SENTENCE`), a question, or a few words with no strong cue."""
-    return all(sentence.rstrip().endswith("?") or NO_NEWS_SENTENCE.search(sentence)
+    """Every sentence is filler (`NO_NEWS_SENTENCE`), a question about the other person (no "I", "me" or "my":
+    "I'm allergic to penicillin, is ibuprofen safe?" tells something), or a few words with no strong cue."""
+    return all(NO_NEWS_SENTENCE.search(sentence)
+               or (sentence.rstrip().endswith("?") and not FIRST_PERSON.search(sentence))
                or (len(sentence.split()) <= NO_NEWS_MAX_WORDS and not any(cue.search(sentence) for cue in NEWS_CUES))
                for sentence in SENTENCE_END.split(text.strip()))
 

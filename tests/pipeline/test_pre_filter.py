@@ -177,6 +177,13 @@ def test_a_message_of_only_thanks_cheering_and_farewells_tells_no_news_even_as_a
     assert relevance_score(text, answers=True)[0] < THRESHOLD
 
 
+@pytest.mark.parametrize("text", [
+    "I'm allergic to penicillin, is ibuprofen safe for me?", "We adopted a cat last week, any tips for me?",
+])
+def test_a_question_that_tells_the_speakers_own_news_is_not_filler(text):
+    assert relevance_score(text)[1] != "no_news" and relevance_score(text)[0] >= THRESHOLD
+
+
 def test_one_sentence_of_news_among_the_thanks_is_enough():
     assert relevance_score("Thanks, Maria! Your kind words mean a lot to me. I start the new job at the bakery "
                            "on Monday.")[0] >= THRESHOLD
