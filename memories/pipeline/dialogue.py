@@ -25,8 +25,12 @@ class Said:
     at: datetime
 
 
+SPEAKING_ROLES = ("user", "assistant")  # a system prompt or a tool's output asks nobody anything
+
+
 def said(message: Message) -> Said:
-    return Said(speaker_digest(message), "?" in message.content, message.timestamp)
+    asked = message.role in SPEAKING_ROLES and "?" in message.content
+    return Said(speaker_digest(message), asked, message.timestamp)
 
 
 def speaker_digest(message: Message) -> str:

@@ -231,6 +231,14 @@ def test_another_sessions_question_is_not_answered(db):
     assert trace.entries[0].stage == "pre_filter"
 
 
+def test_a_system_prompt_or_tool_output_asks_nobody_anything(db):
+    for role in ("system", "tool"):
+        batch = [message("Which city is the user in?", role=role, at=MONDAY),
+                 message("Mostly the old harbour and the fish market.", at=MONDAY + timedelta(seconds=1))]
+        trace = run_pipeline(user_id="alice", session_id=role, messages=batch, source="import", actor="test")
+        assert trace.entries[1].stage == "pre_filter"
+
+
 def test_a_question_the_speaker_asked_himself_is_not_answered_by_his_next_message(db):
     own = [message("Guess what?", at=MONDAY), message("Mostly the old harbour and the fish market.",
                                                       at=MONDAY + timedelta(seconds=1))]
