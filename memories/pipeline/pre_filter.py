@@ -8,11 +8,12 @@ laughter and small talk, task confirmations ("ok done"), motivational quotes,
 jokes, trivia, ambient weather, requests addressed to the assistant and chat
 pleasantries ("No worries! Let me know how it goes."). In a dialogue it also
 reads each message against the one before it (in the batch, or the session's
-last one: dialogue.py): an answer to the other person's
-question usually tells something, a message that asks tells less, and one whose
-every sentence is thanks, cheering, a farewell or a platitude tells nothing. A
-transcript line is scored without its "Name: " (ingest splits the speaker off).
-Pure regular expressions, no model call, so it costs microseconds per message.
+last one: dialogue.py): an answer to the other person's question usually tells
+something, a message that asks tells less, and one whose every sentence is
+thanks, cheering, a farewell or a platitude tells nothing. A transcript line is
+scored without its "Name: " (ingest splits the speaker off). Pure regular
+expressions and one small read per ingest call, no model call: microseconds
+per message.
 """
 import re
 
