@@ -161,10 +161,11 @@ NO_NEWS_SENTENCE = re.compile(
     r"(have|got) (my|your) back|appreciate (you|it|your)|"
     r"keep (it up|going|pushing|shining|at it)|you got this|you'?ll (get there|do great|make it|nail it)|"
     r"don'?t (give up|quit)|never give up|good luck|i believe in you|proud of you|you can do it|"
-    r"talk (to you )?(soon|later)|see (you|ya)( soon| later)?|take care|have a (great|good|nice) "
-    r"(day|night|one|time|weekend)|bye|catch (you|ya) later|"
+    r"talk (to you )?(soon|later)|see (you|ya)( soon| later)?|take care|"
+    r"^\W*(have|enjoy) (a|an|the|your) (great|good|nice|lovely|wonderful|awesome) (day|night|one|time|weekend|"
+    r"trip|evening)|bye|catch (you|ya) later|"
     r"it'?s (so |really |super )?(important|vital|key|essential)|(is|are) (so )?(key|important|essential|vital)\b|"
-    r"life is|we all|let'?s keep|"
+    r"^\W*life is|we all (need|deserve|have|can|should)|let'?s keep|"
     r"(looks|sounds) (so |really )?(great|amazing|awesome|fun|cool|beautiful|stunning|lovely|nice|delicious|"
     r"incredible)|glad (to hear|you|it)|happy (to hear|for you))\b", CI)
 NO_NEWS_MAX_WORDS = 3

@@ -7,7 +7,7 @@ import yaml
 
 from memories.models import SessionDialogue
 from memories.pipeline import run_pipeline
-from memories.pipeline.pre_filter import relevance_score
+from memories.pipeline.pre_filter import relevance_score, tells_no_news
 from tests.pipeline.conftest import MONDAY, message
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"
@@ -182,6 +182,15 @@ def test_a_message_of_only_thanks_cheering_and_farewells_tells_no_news_even_as_a
 ])
 def test_a_question_that_tells_the_speakers_own_news_is_not_filler(text):
     assert relevance_score(text)[1] != "no_news" and relevance_score(text)[0] >= THRESHOLD
+
+
+@pytest.mark.parametrize("news, filler", [
+    ("We all went hiking in the Alps yesterday.", "We all need friends like you."),
+    ("My life is busy with the new baby.", "Life is short."),
+    ("We'll have a great time in Rome next week.", "Have a great weekend!"),
+])
+def test_news_that_shares_words_with_filler_is_not_filler(news, filler):
+    assert tells_no_news(filler) and not tells_no_news(news)
 
 
 def test_one_sentence_of_news_among_the_thanks_is_enough():
