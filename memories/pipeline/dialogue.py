@@ -37,9 +37,9 @@ def speaker_digest(message: Message) -> str:
     return hashlib.sha256(f"{message.role}\n{message.speaker}".encode()).hexdigest()[:DIGEST_CHARS]
 
 
-def replies(previous: Said | None, message: Message) -> bool:
-    """`message` answers a question in `previous`, said by someone else."""
-    return previous is not None and previous.asked and previous.said_by != speaker_digest(message)
+def replies(previous: Said | None, current: Said) -> bool:
+    """`current` answers a question in `previous`, said by someone else."""
+    return previous is not None and previous.asked and previous.said_by != current.said_by
 
 
 _SWAP = """
@@ -55,13 +55,14 @@ SELECT said_by, asked, at FROM before
 """
 
 
-def before_batch(user_id: str, session_id: str, messages: list[Message]) -> Said | None:
-    """The session's last message before this batch (None if it came after the batch's first), while the
-    batch's last takes its place unless a later one is kept already. One statement, outside the write
-    transactions: it is context, not a memory."""
-    params = {"user_id": user_id, "session_id": session_id, **vars(said(messages[-1]))}
+def replies_in_batch(user_id: str, session_id: str, messages: list[Message]) -> list[bool]:
+    """Per message: does it answer the message before it? For the first, that is the session's last message
+    (unless it came later), and the batch's last takes its place unless a later one is kept already. One
+    statement, outside the write transactions: it is context, not a memory."""
+    spoken = [said(message) for message in messages]
+    params = {"user_id": user_id, "session_id": session_id, **vars(spoken[-1])}
     with connection.cursor() as cursor:
         cursor.execute(_SWAP.format(table=SessionDialogue._meta.db_table), params)
         row = cursor.fetchone()
-    previous = Said(*row) if row else None
-    return previous if previous and previous.at <= messages[0].timestamp else None
+    before = Said(*row) if row and row[2] <= spoken[0].at else None
+    return [replies(previous, current) for previous, current in zip([before, *spoken], spoken)]

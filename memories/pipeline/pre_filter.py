@@ -18,7 +18,7 @@ per message.
 import re
 
 from memories.pipeline.base import Rejected, Stage, WorkItem
-from memories.pipeline.dialogue import before_batch, replies, said
+from memories.pipeline.dialogue import replies_in_batch
 from memories.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
@@ -237,9 +237,9 @@ class PreFilter(Stage):
 
     def run_batch(self, items: list[WorkItem], context) -> None:
         if items:
-            before = before_batch(context.user_id, context.session_id, [item.message for item in items])
-            for previous, item in zip([before, *(said(item.message) for item in items)], items):
-                item.answers = replies(previous, item.message)
+            answered = replies_in_batch(context.user_id, context.session_id, [item.message for item in items])
+            for item, answers in zip(items, answered):
+                item.answers = answers
         super().run_batch(items, context)
 
     def run(self, item: WorkItem, context) -> None:
