@@ -14,8 +14,12 @@ import warnings
 from pathlib import Path
 
 DATABASE_NAME = "recall"
+MAX_CONNECTIONS = 100
 SERVER_SETTINGS = {
     "shared_buffers": "1GB",
+    # The connections `manage.py serve` may open (its web workers' and worker cluster's pools, recall_site/
+    # settings.py) must fit under this, with room for psql, migrations and benches.
+    "max_connections": str(MAX_CONNECTIONS),
     # The server log keeps no user data: a failed statement's DETAIL / CONTEXT lines and the statement
     # itself quote the values ("Key (name)=(emma larsson) already exists"); see docs/security.md.
     "log_error_verbosity": "terse",
@@ -48,7 +52,6 @@ def embedded_database_settings(data_dir: Path) -> dict:
         "PASSWORD": "",
         "HOST": socket_dir,
         "PORT": "",
-        "CONN_MAX_AGE": 60,
     }
 
 

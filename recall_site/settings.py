@@ -113,11 +113,27 @@ TEMPLATES = [
 ]
 
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
 else:
     from recall_site.embedded_db import embedded_database_settings
 
     DATABASES = {"default": embedded_database_settings(VAR_DIR / "pgdata")}
+
+# Each process keeps a fixed pool of RECALL_DB_POOL_SIZE PostgreSQL connections (psycopg_pool, through
+# Django's OPTIONS["pool"]): a request borrows one and gives it back when it ends, so a burst of requests
+# waits for a connection (at most RECALL_DB_POOL_TIMEOUT seconds, then a 503 with Retry-After) instead of
+# opening one per request thread. 0 turns the pool off (one connection per request; e.g. behind PgBouncer
+# in transaction mode). `manage.py serve` sizes the pools of its web workers and worker cluster so that
+# together they stay under the server's max_connections (docs/scaling.md).
+# The backend (recall_site/postgresql) is Django's, with a pool that fails fast while the server is down.
+DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "4")
+DATABASES["default"]["ENGINE"] = "recall_site.postgresql"
+if DB_POOL_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": DB_POOL_SIZE, "max_size": DB_POOL_SIZE, "name": "recall",
+        "timeout": float(os.environ.get("RECALL_DB_POOL_TIMEOUT", "5")),
+    }
 
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "test_recall")}
 

@@ -16,6 +16,8 @@ def use_c_timestamp_loader(sender, connection, **kwargs) -> None:
     """connection_created receiver: replace Django's loader on a new PostgreSQL connection."""
     if connection.vendor != "postgresql" or psycopg.pq.__impl__ == "python":
         return
+    if getattr(connection.connection, "recall_c_timestamps", False):  # a pooled connection, handed out again
+        return
     c_loader = psycopg.adapters.get_loader(TIMESTAMPTZ, psycopg.pq.Format.TEXT)
 
     class TimestamptzLoader(psycopg.adapt.Loader):  # the C class cannot be subclassed
@@ -29,3 +31,4 @@ def use_c_timestamp_loader(sender, connection, **kwargs) -> None:
             return self.parse(data).replace(tzinfo=self.timezone)
 
     connection.connection.adapters.register_loader(TIMESTAMPTZ, TimestamptzLoader)
+    connection.connection.recall_c_timestamps = True

@@ -13,8 +13,9 @@ user whose filter is that selective keeps the short list; full-text and graph
 candidates still apply.
 
 Each new database connection starts with the configured breadth as its session
-setting (`use_session_breadth`), so the usual scan is one statement; only a
-different breadth (a widened scan, a test's override) sets it in a transaction.
+setting (`use_session_breadth`, once per PostgreSQL connection: a pooled one keeps
+it between requests), so the usual scan is one statement; only a different
+breadth (a widened scan, a test's override) sets it in a transaction.
 """
 from django.db import connection, transaction
 
@@ -54,12 +55,15 @@ def usual_breadth(limit: int) -> str | None:
 
 def use_session_breadth(sender, connection, **kwargs) -> None:
     """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth (set in
-    autocommit, so no rolled-back transaction undoes it; a pooler that drops it only costs a widened scan)."""
+    autocommit, so no rolled-back transaction undoes it; a pooler that drops it only costs a widened scan).
+    A connection handed out again by the pool has it already: no statement then."""
     if connection.vendor != "postgresql":
         return
     breadth = hnsw_breadth(recall_setting("memory_retrieval.candidate_limit"))
-    with connection.cursor() as cursor:
-        cursor.execute(f"SET hnsw.ef_search = {breadth}")
+    if getattr(connection.connection, "recall_hnsw_breadth", None) != breadth:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET hnsw.ef_search = {breadth}")
+        connection.connection.recall_hnsw_breadth = breadth
     connection.recall_hnsw_breadth = breadth
 
 

@@ -88,7 +88,8 @@ class Command(BaseCommand):
 def _web_server(addr: str, workers: int) -> list[str]:
     host, _, port = addr.rpartition(":")
     return [sys.executable, "-m", "uvicorn", "recall_site.asgi:application", "--host", host or "127.0.0.1",
-            "--port", port, "--workers", str(workers), "--lifespan", "on", "--no-access-log"]  # recall.request logs
+            "--port", port, "--workers", str(workers), "--lifespan", "on", "--no-access-log",  # recall.request logs
+            "--http", "recall_site.http_protocol:NoDelayHTTPProtocol"]
 
 
 def _dev_server(addr: str) -> list[str]:
