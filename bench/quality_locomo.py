@@ -13,7 +13,10 @@ k distinct source ids. Printed per category (1 multi-hop, 2 temporal, 3
 open-domain, 4 single-hop) and overall, with extraction coverage (share of the
 turns a gold observation cites that yielded a memory), extraction precision
 (share of the turns behind stored memories that gold cites, in an observation
-or as question evidence) and search p50/p95.
+or as question evidence) and search p50/p95. Beside recall it scores the entity
+graph each conversation built against the hand-made labels in bench/graph_labels/
+(bench/graph_quality.py: entity precision, recall of recurring entities, kind
+accuracy, relation recall, edge precision), per conversation and overall.
 
 Runs in its own database (`bench_recall_locomo`, created afresh and dropped),
 with Recall's default configuration; embedding jobs run inline (RECALL_Q_SYNC),
@@ -27,12 +30,13 @@ import re
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -152,7 +156,8 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
     return sum(1 for e in evidence if e in top) / len(evidence)
 
 
-def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH) -> None:
+def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH, questions_too: bool = True) -> None:
+    from graph_quality import graph_scores, graph_snapshot, load_labels, ratios
     from memories.readiness import warm_up
 
     now = datetime.now(timezone.utc)
@@ -161,14 +166,21 @@ def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH) -> N
     warm_up()
     scores = defaultdict(lambda: defaultdict(list))  # category → k → recalls
     latencies, cited_turns, gold_turns, memory_turns = [], set(), set(), set()
-    totals = defaultdict(int)
-    for user_id, sample in zip(user_ids, conversations):
+    totals, graph_totals = defaultdict(int), Counter()
+    for index, (user_id, sample) in enumerate(zip(user_ids, conversations)):
         if not reuse:
             began = time.perf_counter()
             counts = ingest(client, user_id, sample["conversation"], now, batch)
             for outcome, count in counts.items():
                 totals[outcome] += count
             print(f"{user_id}: ingested in {time.perf_counter() - began:.0f}s {dict(counts)}", flush=True)
+        if labels := load_labels(index):
+            counts = graph_scores(labels, *graph_snapshot(user_id))
+            graph_totals += counts
+            print(f"{user_id} graph: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios(counts).items())
+                  + f" ({counts['entities']} entities, {counts['edges']} edges)", flush=True)
+        if not questions_too:
+            continue
         observed = {dia for facts in sample["observation"].values() for pairs in facts.values()
                     for _, dias in pairs for dia in evidence_ids([dias] if isinstance(dias, str) else dias)}
         questions = [q for q in sample["qa"] if q.get("category") in CATEGORIES and evidence_ids(q["evidence"])]
@@ -184,7 +196,11 @@ def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH) -> N
             for k in KS:
                 scores[question["category"]][k].append(recall_at(ranked, evidence, k))
                 scores["all"][k].append(recall_at(ranked, evidence, k))
-    report(scores, latencies, cited_turns, gold_turns, memory_turns, totals)
+    if graph_totals:
+        print("graph, all labelled conversations: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios(graph_totals).items())
+              + f" ({graph_totals['entities']} entities, {graph_totals['edges']} edges)")
+    if questions_too:
+        report(scores, latencies, cited_turns, gold_turns, memory_turns, totals)
 
 
 def report(scores, latencies, cited_turns, gold_turns, memory_turns, totals) -> None:
@@ -210,6 +226,7 @@ def main():
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--batch", type=int, default=BATCH,
                         help=f"turns per ingest call (default {BATCH}: a session at a time; 1: each turn as it happens)")
+    parser.add_argument("--graph-only", action="store_true", help="score the graph only, no questions")
     parser.add_argument("--keep", action="store_true", help="keep the database for --reuse")
     parser.add_argument("--reuse", action="store_true", help="search the kept database again (no ingest)")
     args = parser.parse_args()
@@ -224,7 +241,7 @@ def main():
 
     use_bench_database(reuse=args.reuse)
     try:
-        evaluate(conversations, reuse=args.reuse, batch=args.batch)
+        evaluate(conversations, reuse=args.reuse, batch=args.batch, questions_too=not args.graph_only)
     finally:
         if not (args.keep or args.reuse):
             connection.creation.destroy_test_db(BENCH_DB, verbosity=0)

@@ -32,7 +32,8 @@ NOT_NAME_WORDS = frozenset("""
 i me my mine we us our you your yours he him his she her hers they them their it its this that these those
 there here who whom whose what when where why how which whatever whenever
 hey hi hello yo hiya dear bye goodbye cheers welcome
-wow woah whoa oh ooh ah aw aww um uh hmm ugh oops omg lol haha hahaha hehe ha
+wow woah whoa oh ooh ah aw aww awww um uh hmm mm mmm ugh oops omg lol haha hahaha hehe ha
+yay yum yummy phew oof woo woohoo hooray yikes gosh geez jeez dang darn bummer whew meh psst
 yeah yes yep yup yah no nope nah ok okay sure alright right true exactly absolutely definitely totally indeed
 thanks thank thx congrats congratulations sorry please
 good great nice cool awesome amazing wonderful fantastic lovely sweet glad happy sounds sound seems looks

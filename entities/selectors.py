@@ -6,10 +6,11 @@ nothing of the memories app (docs/architecture.md).
 """
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from entities.models import Entity, EntityMention, Relation, RelationStatus
+from entities.models import Alias, Entity, EntityMention, Relation, RelationStatus
 from entities.graph import graph_neighbourhood, graph_walk
 
 # The memory ↔ entity link table, as the memories app declares it on its side.
@@ -73,3 +74,25 @@ def entity_neighbourhood(entity: Entity, hop: int) -> Neighbourhood:
     entities = Entity.objects.in_bulk([r.entity_id for r in reached])
     nodes = [(entities[r.entity_id], r.depth) for r in reached if r.entity_id in entities]
     return Neighbourhood(root=entity, hop=hop, nodes=nodes, edges=graph_neighbourhood(entity, hops=hop))
+
+
+
+_KNOWN_FORMS_SQL = f"""
+SELECT split_part(normalized_name, ' ', 1), normalized_name FROM {Entity._meta.db_table}
+WHERE user_id = %(user_id)s AND deleted_at IS NULL
+  AND (normalized_name = ANY(%(forms)s) OR split_part(normalized_name, ' ', 1) = ANY(%(forms)s))
+UNION ALL
+SELECT a.normalized, a.normalized FROM {Alias._meta.db_table} a JOIN {Entity._meta.db_table} e ON e.id = a.entity_id
+WHERE a.user_id = %(user_id)s AND a.normalized = ANY(%(forms)s) AND e.deleted_at IS NULL
+"""
+
+
+def known_name_forms(user_id: str, forms) -> set[str]:
+    """Those of these normalised forms that name one of the user's live entities (its name, a name's first
+    word, or an alias), in one statement."""
+    forms = sorted(set(forms))
+    if not forms:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(_KNOWN_FORMS_SQL, {"user_id": user_id, "forms": forms})
+        return {form for row in cursor.fetchall() for form in row} & set(forms)

@@ -182,6 +182,7 @@ class IngestContext:
     source: str
     actor: str
     self_entity: Any = None  # the user's own entity, looked up on first use in a run (resolve_refs.user_self)
+    known_names: frozenset = frozenset()  # names a sentence may start with (extract reads them for the batch)
     # remember_memory: the candidate is given (what to remember, as said), not extracted from a message.
     explicit: bool = False
     # Called with a message's work item and trace entry inside its write transaction, after its writes

@@ -3,7 +3,11 @@
 Extractors share one interface (`Message → list[Candidate]`) and are registered
 by name in `EXTRACTORS`: the rule-based one in `rules.py` (default, offline,
 deterministic) and the LLM one in `llm.py` (`memory.extractor: llm`); a later one
-is one more entry. Any failure of the LLM extractor (`LLMExtractionError`), or an
+is one more entry. Before extracting, the stage reads which of the batch's
+sentence-first capitalised words the user's history knows as names (named in
+mid-sentence in the batch, a speaker's name, or an entity or alias of the user's:
+one statement, only for the words that need it), so that "Caroline loved it"
+names Caroline and "Super excited!" names nobody (`names_in_text`). Any failure of the LLM extractor (`LLMExtractionError`), or an
 empty answer for a message the pre_filter judged relevant, falls back to the
 rules, which never return nothing:
 a relevant message matching no pattern is kept as an episodic event with the
@@ -13,8 +17,11 @@ is linked to the speaker (as its subject unless it has one).
 """
 import logging
 
-from memories.pipeline.base import Candidate, Message, Stage, WorkItem, first_person
+from entities.names import normalize_name
+from entities.selectors import known_name_forms
+from memories.pipeline.base import Candidate, IngestContext, Message, Stage, WorkItem, first_person
 from memories.pipeline.llm import LLMExtractionError, llm_candidates
+from memories.pipeline.names_in_text import mid_sentence_names, names_known, sentence_first_words
 from memories.pipeline.rules import extract_candidates
 from recall_site.config import recall_setting
 
@@ -59,5 +66,20 @@ class Extract(Stage):
     def applies(self, context) -> bool:
         return not context.explicit  # remember_memory's candidate is given, not extracted
 
-    def run(self, item: WorkItem, context) -> None:
-        item.candidates = speaker_linked(candidates_for(item.message), item.message)
+    def run_batch(self, items: list[WorkItem], context: IngestContext) -> None:
+        context.known_names = known_names([item.message for item in items if item.rejection is None], context)
+        super().run_batch(items, context)
+
+    def run(self, item: WorkItem, context: IngestContext) -> None:
+        with names_known(context.known_names):
+            item.candidates = speaker_linked(candidates_for(item.message), item.message)
+
+
+def known_names(messages: list[Message], context: IngestContext) -> frozenset[str]:
+    """The normalised names the batch's sentences may start with: its speakers', those it writes in
+    mid-sentence, and those of its sentence-first words that name one of the user's entities."""
+    known = {normalize_name(m.speaker) for m in messages if m.speaker}
+    for message in messages:
+        known |= mid_sentence_names(message.content)
+    wanted = set().union(*(sentence_first_words(m.content) for m in messages)) - known if messages else set()
+    return frozenset(known | known_name_forms(context.user_id, wanted))

@@ -1,15 +1,28 @@
-"""Finding people, places, organisations and role phrases in free text ("lunch with Sarah", "my boss", "in Berlin").
+"""Finding people, places, organisations, pets, things and role phrases in free text ("lunch with Sarah",
+"my boss", "in Berlin").
 
-A capitalised word is a name unless it holds a digit ("Kvikk-4711"), is a pronoun, question word or sentence
-starter ("What", "Hey", "Thanks"), a weekday, a month or a holiday. Cheap context
-rules decide what a name is: a person unless its own words say otherwise ("Acme
-Inc", "Stanford University", "Lake Tahoe", an acronym), or the words around it
-do — "on Duolingo", "the Strava app", "playing Zelda" make a thing, "at/for X" an
-org, "in/to/from X" a place; "Sarah's" is always someone's.
+A capitalised word in mid-sentence is a name unless it holds a digit ("Kvikk-4711"), is a pronoun,
+question word or sentence starter ("What", "Hey", "Thanks"), a weekday, a month or a holiday, a
+nationality or language ("French"), or a common word in capitals for emphasis ("SO", "INTENSE"). The
+first word of a sentence (or of a line, a quote or a bullet) is capitalised whatever it is, so there it
+is a name only with evidence (`has_evidence`): it is a rare word (wordfreq's frequency; not a
+misspelling unknown to it, not a gerund or adverb), the user's history knows it as a name (a name
+written in mid-sentence in the same batch, or an entity or alias of the user's: `names_known`), or the
+words after it make it one ("X said", "X and I", "X's"). "Super", "Gotta", "Luckily", "Hiking" never
+become entities.
+
+Cheap context rules decide what a name is: a person unless its own words say otherwise ("Acme Inc",
+"Stanford University", "Lake Tahoe", an acronym), or the words around it do — "on Duolingo", "the Strava
+app", "playing Zelda" make a thing, "at/for X" an org, "in/to/from X" a place; "Sarah's" is always
+someone's.
 """
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-from entities.names import DEFINITE_ROLES, NOT_NAME_WORDS
+from wordfreq import zipf_frequency
+
+from entities.names import DEFINITE_ROLES, NOT_NAME_WORDS, normalize_name
 from memories.pipeline.base import Mention
 
 # Role word → relation predicate (the named person —predicate→ the other side).
@@ -43,7 +56,17 @@ NOT_NAMES = NOT_NAME_WORDS | {
     "appointment", "interview", "review", "party", "wedding",
     # A memory's own wording starts with its verb: "Prefers window seats", "Likes flat white coffee".
     "prefers", "likes", "loves", "hates", "dislikes", "enjoys", "avoids",
+    "anything", "anyone", "anybody", "everything", "everyone", "everybody", "something", "someone", "somebody",
+    "nothing", "nobody", "none", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 }
+# Capitalised in mid-sentence, yet not the name of anything one meets: nationalities, languages, faiths.
+NOT_ENTITY_WORDS = frozenset("""
+american british english french german spanish italian portuguese dutch swedish norwegian danish finnish
+irish scottish welsh polish russian ukrainian greek turkish chinese japanese korean indian thai vietnamese
+mexican canadian brazilian argentinian australian african european asian latin arabic hebrew hindi
+christian catholic protestant muslim islamic jewish buddhist hindu atheist god
+""".split())
 # Last words (and for places first words) that make a name an organisation, a place or a thing, not a person.
 ORG_WORDS = {
     "inc", "corp", "corporation", "gmbh", "ltd", "llc", "ag", "co", "company", "group", "bank", "university",
@@ -57,7 +80,29 @@ PLACE_WORDS = {
 }
 PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port"}
 THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album", "podcast"}
-_NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,2}")
+_WORD = r"[A-Z][\w'’\-]*"
+# Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
+_NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
+                   + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2} " + _WORD + r"){0,3}")
+_SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
+_TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
+# Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
+_STARTS_AFTER = re.compile(r"(?:^|[.!?…:;\n\"“(*•~]|^\s*-|\s-)[\s\"“'‘(]*$")
+# Words after a sentence's first word that make it someone ("Emma said", "Emma and I", "Emma, my sister").
+_PERSON_AFTER = re.compile(
+    r"^(?:,? (?:and|&) (?:I|me)\b|, (?:my|our|his|her|their) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
+    r" (?:really |just |also |finally |never |always )?(?:said|says|told|tells|asked|thinks|thought|texted|"
+    r"called|wants|wanted|loves)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
+    + r")\b|"
+    r"(?: is| was|'s| seems| seemed| feels| felt| got| just got) (?:so |really |very |a bit |getting )?(?:worried|"
+    r"happy|sad|excited|stressed|upset|angry|sick|ill|pregnant|married|engaged|nervous|scared|proud|tired|lonely|"
+    r"moving|visiting|coming|staying|leaving|retiring|graduating|planning|thinking|hoping|starting)\b)",
+    re.IGNORECASE)
+# A title in quotes: one to eight words, most of them capitalised ("Becoming Nicole", "A Dance with Dragons").
+_QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]")
+# wordfreq's Zipf scale: a word used more than ten times in a million ("so", "intense", "tv") is a word.
+SHOUTED_ZIPF = 4.0
+_KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|near|visit(?:ing)?)\s+$", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
@@ -94,17 +139,107 @@ def is_name(text: str) -> bool:
     return all(word.lower().removesuffix("'s") not in NOT_NAMES for word in text.split(" "))
 
 
+@contextmanager
+def names_known(names):
+    """Within this block, these normalised names (and their first words) count as known to the user's
+    history: a sentence may start with one of them (the extract stage reads them for a batch)."""
+    token = _KNOWN_NAMES.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _KNOWN_NAMES.reset(token)
+
+
+def at_sentence_start(before: str) -> bool:
+    return bool(_STARTS_AFTER.search(before))
+
+
+def has_evidence(word: str, after: str) -> bool:
+    """Whether a sentence's capitalised first word is a name (see the module docstring)."""
+    bare = word.removesuffix("'s").removesuffix("’s")
+    if bare.lower() in NOT_NAMES:
+        return False
+    if normalize_name(bare) in _KNOWN_NAMES.get():
+        return True
+    if bare.lower().endswith(("ing", "ly")):  # "Thankfully, my son…", "Marrying my partner…"
+        return False
+    return bool(_PERSON_AFTER.match(after))
+
+
+def _is_word_of_a_name(word: str) -> bool:
+    low = word.strip("'’").lower().removesuffix("'s").removesuffix("’s")
+    if low in NOT_NAMES or low in NOT_ENTITY_WORDS or re.split(r"['’]", low)[0] in NOT_NAMES:  # "How're"
+        return False
+    # A common word in capitals is shouted ("SO good", "INTENSE"), an acronym is not ("NASA", "NYC").
+    return not (word.isupper() and len(word) > 1 and zipf_frequency(low, "en") >= SHOUTED_ZIPF)
+
+
+def _first_word_kept(words: list[str], after: str) -> bool:
+    """Whether a sentence's first word belongs to the name it starts: with evidence, or as the first of
+    several words of a name ("Grand Canyon"), but not before a name known alone ("Go Jon"), nor as a word
+    that is never a name, a gerund or an adverb ("Now I", "Becoming Nicole", "Luckily Rex")."""
+    rest = [word for word in words[1:] if _is_word_of_a_name(word)]
+    if has_evidence(words[0], " " + " ".join(words[1:]) + after if rest else after):
+        return True
+    first = words[0].lower()
+    return bool(rest) and _is_word_of_a_name(words[0]) and not first.endswith(("ing", "ly")) and (
+        normalize_name(" ".join(rest)) not in _KNOWN_NAMES.get())
+
+
+def name_spans(text: str):
+    """(name, match) for each name in the text (see the module docstring), as written."""
+    for match in _NAME.finditer(text):
+        words = match.group(0).split(" ")
+        if at_sentence_start(text[: match.start()]) and not _first_word_kept(words, text[match.end():]):
+            words = words[1:]  # capitalised only as a sentence's first word
+        words = [w for w in words if _is_word_of_a_name(w) or w in _SMALL_WORDS]
+        while words and words[0] in _SMALL_WORDS:
+            words = words[1:]
+        while words and words[-1] in _SMALL_WORDS:
+            words = words[:-1]
+        name = " ".join(words).removesuffix("'s").removesuffix("’s").strip()
+        if len(name) >= 2 and not any(c.isdigit() for c in name):
+            yield name, match
+
+
+def quoted_titles(text: str) -> list[re.Match]:
+    """Titles in quotes ("I loved “Becoming Nicole”"): a book, a film, a song, a piece of the speaker's."""
+    found = []
+    for match in _QUOTED.finditer(text):
+        words = match.group("title").split()
+        capitalised = sum(word[:1].isupper() for word in words if word.lower() not in _TITLE_SMALL_WORDS)
+        if 1 <= len(words) <= 8 and capitalised >= max(1, len(words) - sum(w.lower() in _TITLE_SMALL_WORDS
+                                                                            for w in words)):
+            found.append(match)
+    return found
+
+
 def named_mentions(text: str) -> list[Mention]:
     found, seen = [], set()
-    for match in _NAME.finditer(text):
-        words = [w for w in match.group(0).split(" ") if w.strip("'’").lower().removesuffix("'s").removesuffix("’s")
-                 not in NOT_NAMES]
-        name = " ".join(words).removesuffix("'s").removesuffix("’s").strip()
-        if not name or name.lower() in seen or len(name) < 2 or any(c.isdigit() for c in name):
+    titles = quoted_titles(text)
+    for title in titles:
+        name = title.group("title").strip()
+        if name.lower() not in seen and (len(name.split()) > 1 or _is_word_of_a_name(name)):
+            seen.add(name.lower())
+            found.append(Mention(name, kind="thing"))
+    for name, match in name_spans(text):
+        if name.lower() in seen or any(t.start() <= match.start() < t.end() for t in titles):
             continue
         seen.add(name.lower())
         found.append(Mention(name, kind=name_kind(match.group(0), text[: match.start()], text[match.end():])))
     return found
+
+
+def mid_sentence_names(text: str) -> set[str]:
+    """Normalised names written in mid-sentence: what a batch itself tells of which words are names."""
+    return {normalize_name(name) for name, match in name_spans(text) if not at_sentence_start(text[: match.start()])}
+
+
+def sentence_first_words(text: str) -> set[str]:
+    """Normalised capitalised first words of the text's sentences: the words whose being a name the user's
+    history may have to tell."""
+    return {normalize_name(match.group(0).split(" ")[0]) for match in _NAME.finditer(text)
+            if at_sentence_start(text[: match.start()])}
 
 
 def name_kind(name: str, before: str, after: str) -> str:
