@@ -22,6 +22,7 @@ def new_entity_public_id() -> str:
 class EntityKind(models.TextChoices):
     SELF = "self", "The user"
     PERSON = "person", "Person"
+    PET = "pet", "Pet"
     ORG = "org", "Organisation"
     PLACE = "place", "Place"
     THING = "thing", "Thing"

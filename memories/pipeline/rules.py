@@ -27,7 +27,9 @@ from memories.pipeline.base import (
     Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
 )
 from memories.pipeline.dates import resolve_when
-from memories.pipeline.names_in_text import ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions
+from memories.pipeline.names_in_text import (
+    PET_WORDS, ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions,
+)
 from recall_site.config import recall_setting
 
 CI = re.IGNORECASE
@@ -44,17 +46,38 @@ _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 _INFERENCE = re.compile(
-    r"\b(?:the user|user|you|i)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
-    r"might be|may be|must be|was probably|is probably)\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
+    r"\b(?:(?:the user|user|you)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
+    r"might be|may be|must be|was probably|is probably)|i\s+(?:seem(?:ed)?|appear(?:ed)?|look(?:ed)?|sound(?:ed)?))\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
     r"quite\s+|pretty\s+|a little\s+)*(?!(?:able|going|getting|trying|doing|having|like|right|the|an?)\b)"
     r"(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
 _MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i: is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
+PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
+_PET_NAMES = re.compile(
+    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one) (?:(?:new|little|old|sweet|adopted|rescued?|baby|two|three|"
+    r"other|furry|fur|first|second) )*)(?i:" + PET[:-1] + r")),? (?i:(?:who is |who's )?(?:named|called) )?"
+    + NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+_NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
+                          + PET + r")\b")
+# A pet named in the next breath ("I got a puppy! Her name's Coco"), or walked ("took Max for a walk").
+_GOT_A_PET = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|have|rescued|"
+                        r"brought home|welcomed)(?: \w+){0,2} " + PET + r"\b", re.IGNORECASE)
+_PET_NAME_IS = re.compile(r"(?i:\b(?:his|her|its|their) names?(?:'s|’s| is| are)) " + NAME.format("names")
+                          + r"(?P<more>(?: (?:and|&) [A-Z][\w'’\-]*)*)")
+_WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
+                     + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
+_WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
 _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) " + NAME.format("org"))
+# Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
+_LIVES_IN = re.compile(NAME.format("a") + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
+                       r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
+_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working) as (?P<job>an? [a-z][a-z \-]{2,40}?)"
+                         r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
 _RESIDENCE = re.compile(
-    r"(?i:\b(?:i(?:'ve| have)? )?(?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to |"
+    # "Just moved to Berlin" at a sentence's start is the speaker; "My sister Ana just moved to Porto" is not.
+    r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to |"
     r"\bi(?: now)? (?:live|am living|'m living) in |\bi'?m (?:now )?based in |\bi am (?:now )?based in )"
     + NAME.format("place"))
 _EMPLOYER = re.compile(
@@ -65,7 +88,8 @@ _NAME = re.compile(r"(?i:\bmy name is |\bcall me )" + NAME.format("a"))
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", CI)
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
                    r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
-_ALLERGY = re.compile(r"\bi(?:'m| am) (?:severely |very )?allergic to (?P<what>[\w ,\-]+)", CI)
+_ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
+                      r"(?P<what>[\w \-]+)", CI)
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
@@ -125,7 +149,8 @@ def extract_candidates(message: Message) -> list[Candidate]:
 def _sentence_candidates(sentence: str, message: Message) -> list[Candidate]:
     if match := _INFERENCE.search(sentence):
         return [_inference(sentence, match, message)]
-    found = _relations(sentence, message) + _self_facts(sentence, message) + _preferences(sentence, message)
+    found = (_pets(sentence, message) + _relations(sentence, message) + _self_facts(sentence, message)
+             + _preferences(sentence, message))
     event = _event(sentence, message)
     return _hedged(sentence, found + ([event] if event else []))
 
@@ -175,12 +200,45 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
                 relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
             found.append(relation)
             break
+    if (match := _LIVES_IN.search(sentence)) and is_name(match.group("a")):
+        person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
+        fact = _fact(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
+        fact.relation = RelationSpec(person, "lives_in", place)
+        found.append(fact)
     if match := _WORKS_AT.search(sentence):
         if is_name(match.group("a")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
             fact = _fact(f"{person.text} works at {org.text}", "employer", [person, org])
             fact.relation, fact.domain = RelationSpec(person, "works_at", org), "professional"
             found.append(fact)
+    return found
+
+
+def _pets(sentence: str, message: Message) -> list[Candidate]:
+    """"my dogs Biscuit and Juniper", "we adopted a cat named Luna", "Rex, my German Shepherd": pets, and whose
+    they are when the speaker says so (a pet of "his" or "her" is a pet of nobody named here)."""
+    found = []
+    got = _GOT_A_PET.search(message.content)
+    for pattern in (_PET_NAMES, _NAME_IS_PET, _PET_NAME_IS, _WALKED):
+        if pattern is _PET_NAME_IS and not got:
+            continue
+        for match in pattern.finditer(sentence):
+            names = [match.group("names")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more"))
+            groups = match.groupdict()
+            whose = (groups.get("whose") or ("my" if pattern is _PET_NAME_IS else "a")).lower()
+            kind = (groups.get("pet") or (got.group("pet") if got else "pet")).lower()
+            mine = whose in ("my", "our") or (
+                whose in ("a", "an", "the", "another", "one") and _WE_HAVE.search(sentence[:match.start()]))
+            for name in filter(is_name, names):
+                pet = Mention(name, kind="pet", role="subject")
+                if not mine:
+                    found.append(_fact(f"{name} is a {kind.removesuffix('s')}", "", [pet], domain="personal"))
+                else:
+                    owner, whose_name = first_person(message, "object"), message.speaker or "the user"
+                    found.append(_relation(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner))
+                    found[-1].domain = "personal"
+        if found:
+            break
     return found
 
 
@@ -204,14 +262,18 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         fact = _fact(_about(message, f"Works at {org.text}"), "employer", [me, org])
         fact.relation, fact.domain = RelationSpec(me, "works_at", org), "professional"
         found.append(fact)
+    if match := _OCCUPATION.search(sentence):
+        found.append(_fact(_about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
+                           domain="professional"))
     if match := _NAME.search(sentence):
         found.append(_fact(_about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
         found.append(_fact(_about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
                            domain="personal"))
     if match := _ALLERGY.search(sentence):
-        what = match.group("what").strip().rstrip(",")
-        found.append(_fact(_about(message, f"Allergic to {what}", " is "), "", [me], domain="health",
+        what = match.group("what").strip()
+        said = f"Might be allergic to {what} (unsure)" if match.group("hedge") else f"Allergic to {what}"
+        found.append(_fact(_about(message, said, " is " if not match.group("hedge") else " "), "", [me], domain="health",
                            importance=default_importance("health_fact")))
     if match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"

@@ -53,8 +53,9 @@ def test_typed_memories_name_the_speaker_and_two_speakers_do_not_supersede_each_
 def test_the_name_field_makes_the_speaker_and_she_is_one_person_across_sessions(db):
     ingest("I just adopted a puppy named Luna", name="Melanie")
     ingest("Melanie: Luna chewed through my favourite running shoes this week.", session_id="s2")
-    melanie = Entity.objects.get(canonical_name="Melanie")
-    assert melanie.kind == "person"
+    melanie, luna = Entity.objects.get(canonical_name="Melanie"), Entity.objects.get(canonical_name="Luna")
+    assert (melanie.kind, luna.kind) == ("person", "pet")  # a puppy named Luna is nobody's person
     assert {m.content for m in Memory.objects.filter(subject=melanie)} == {
-        "Melanie: I just adopted a puppy named Luna",
         "Melanie: Luna chewed through my favourite running shoes this week."}
+    assert Relation.objects.filter(subject=luna, predicate="pet_of", object=melanie).exists()
+    assert Memory.objects.get(subject=luna).content == "Luna is Melanie's puppy"

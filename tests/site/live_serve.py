@@ -29,15 +29,15 @@ def fresh_var(tmp_path: Path) -> Path:
 
 
 def serve_env(var: Path, **extra: str) -> dict:
-    env = dict(os.environ, RECALL_VAR_DIR=str(var), RECALL_WEB_WORKERS="1", **extra)
+    env = dict(os.environ, RECALL_VAR_DIR=str(var), **{"RECALL_WEB_WORKERS": "1", **extra})
     env.pop("DJANGO_SETTINGS_MODULE", None)
     return env
 
 
-def start_serve(var: Path, port: int, *, demo: bool = False) -> subprocess.Popen:
+def start_serve(var: Path, port: int, *, demo: bool = False, **env: str) -> subprocess.Popen:
     """`manage.py serve` answering /api/v1/health (SIGINT as in a terminal: the whole group gets it)."""
     command = [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"] + ([] if demo else ["--no-demo"])
-    serve = subprocess.Popen(command, cwd=ROOT, env=serve_env(var), stdout=subprocess.DEVNULL,
+    serve = subprocess.Popen(command, cwd=ROOT, env=serve_env(var, **env), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(240):

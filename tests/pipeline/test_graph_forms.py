@@ -1,0 +1,87 @@
+"""The graph on ordinary talk: words are no people, pets are pets, someone else's news stays theirs."""
+from datetime import timedelta
+
+from entities.models import Entity, Relation
+from memories.models import Memory
+from memories.pipeline import ingest_messages
+from memories.pipeline.extract import candidates_for
+from tests.pipeline.conftest import MONDAY, message
+
+
+def ingest(*contents, user_id="alice", session_id="s1"):
+    """Through the API's parsing: a leading "Caroline: " makes Caroline the speaker."""
+    messages = [{"role": "user", "content": text, "timestamp": MONDAY + timedelta(seconds=i)}
+                for i, text in enumerate(contents)]
+    return ingest_messages(user_id=user_id, session_id=session_id, source="import", actor="test", messages=messages)
+
+
+def entities(user_id="alice"):
+    return {(e.canonical_name, e.kind) for e in Entity.objects.live().filter(user_id=user_id).exclude(kind="self")}
+
+
+def edges(user_id="alice"):
+    return {(r.subject.canonical_name, r.predicate, r.object.canonical_name)
+            for r in Relation.objects.filter(user_id=user_id).select_related("subject", "object")}
+
+
+def test_sentence_start_words_are_not_people(db):
+    ingest("Super excited about the trip! Gotta pack tonight.",
+           "Luckily the rain stopped. Hiking with my dog Rex was great.",
+           "Speaking of which, Wow, Woohoo! Thankfully, my son is fine.")
+    assert entities() == {("Rex", "pet")}
+    assert edges() == {("Rex", "pet_of", "me")}
+
+
+def test_a_name_the_history_knows_may_start_a_sentence(db):
+    ingest("I had dinner with Priya yesterday")
+    ingest("Priya loved the new place", session_id="s2")
+    priya = Entity.objects.get(canonical_name="Priya")
+    assert priya.kind == "person" and priya.memories.count() == 2
+    # The same sentence from a user who never named Priya in mid-sentence names nobody.
+    ingest("Priya loved the new place", user_id="bob")
+    assert entities("bob") == set()
+
+
+def test_context_makes_a_first_word_a_person_and_quotes_make_a_title():
+    said = candidates_for(message('Priya said I should read "Becoming Nicole" next.'))
+    mentions = {(m.text, m.kind) for c in said for m in c.mentions if m.kind != "self"}
+    assert mentions == {("Priya", "person"), ("Becoming Nicole", "thing")}
+
+
+def test_pets_are_pets_and_belong_to_whoever_said_my(db):
+    ingest("We adopted a cat named Luna yesterday.", "My dogs Biscuit and Juniper love the park near my house.")
+    ingest("Caroline: And yup, I do- Oscar, my guinea pig. He's been great.", session_id="s2")
+    assert entities() >= {("Luna", "pet"), ("Biscuit", "pet"), ("Juniper", "pet"), ("Oscar", "pet")}
+    assert edges() >= {("Luna", "pet_of", "me"), ("Biscuit", "pet_of", "me"), ("Juniper", "pet_of", "me"),
+                       ("Oscar", "pet_of", "Caroline")}
+
+
+def test_a_person_later_called_a_pet_becomes_one(db):
+    ingest("I took Bolt to the beach")
+    assert entities() == {("Bolt", "person")}  # nothing said otherwise yet
+    ingest("Bolt, my beagle, is getting old", session_id="s2")
+    assert entities() == {("Bolt", "pet")}
+
+
+def test_someone_elses_move_never_touches_the_users_home(db):
+    ingest("I live in Berlin")
+    trace = ingest("My sister Ana just moved to Porto with her dog Bolt.", session_id="s2")
+    assert trace.entries[0].outcome == "stored"
+    home = Memory.objects.get(content="Lives in Berlin")
+    assert home.status == "active"  # not superseded by Ana's move
+    assert Memory.objects.filter(content="Ana lives in Porto", status="active").exists()
+    assert edges() >= {("me", "lives_in", "Berlin"), ("Ana", "sibling_of", "me"), ("Ana", "lives_in", "Porto")}
+    assert ("Bolt", "pet") in entities()
+    assert not Relation.objects.filter(subject__canonical_name="Bolt", object__kind="self").exists()
+
+
+def test_a_speakers_job_is_a_fact_about_the_speaker(db):
+    ingest("Marco: I work as a data analyst at a bank in Lisbon.")
+    fact = Memory.objects.get(type="fact", attribute="occupation")
+    assert fact.content == "Marco works as a data analyst" and fact.subject.canonical_name == "Marco"
+
+
+def test_a_hedged_claim_keeps_its_object_under_the_sensitive_gate():
+    [claim] = candidates_for(message("I think I might be allergic to cats, not sure yet."))
+    assert (claim.type, claim.content) == ("fact", "Might be allergic to cats (unsure)")
+    assert claim.confidence < 0.8
