@@ -128,6 +128,9 @@ else:
 # The backend (recall_site/postgresql) is Django's, with a pool that fails fast while the server is down.
 DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "4")
 DATABASES["default"]["ENGINE"] = "recall_site.postgresql"
+# What pg_stat_activity shows for this process's connections (`manage.py serve`: recall-web, recall-worker).
+DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get("RECALL_DB_APPLICATION_NAME",
+                                                                                     "recall")
 if DB_POOL_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

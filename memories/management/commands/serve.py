@@ -40,7 +40,8 @@ class Command(BaseCommand):
         demo = User.objects.filter(username__in=DEMO_LOGINS).exists()
         self._banner(f"http://{addr}", demo=demo)
         children = [
-            subprocess.Popen([sys.executable, "manage.py", "qcluster"]),
+            subprocess.Popen([sys.executable, "manage.py", "qcluster"],
+                             env={**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker"}),
             subprocess.Popen(_dev_server(addr) if dev else _web_server(addr, workers), env=_web_environment(workers)),
         ]
         self._wait(children)
@@ -98,7 +99,7 @@ def _dev_server(addr: str) -> list[str]:
 
 def _web_environment(workers: int) -> dict:
     """With several processes, Prometheus counters add up through files in a fresh directory."""
-    env = dict(os.environ)
+    env = dict(os.environ, RECALL_DB_APPLICATION_NAME="recall-web")
     if workers > 1:
         directory = settings.VAR_DIR / "prometheus"
         shutil.rmtree(directory, ignore_errors=True)
