@@ -43,7 +43,7 @@ SELECT entity_id, is_self, depth, node_path, relation_path, forward_path, label_
 
 
 SYMMETRIC_PREDICATES = frozenset(
-    {"partner_of", "married_to", "sibling_of", "roommate_of", "friend_of", "colleague_of", "related_to"}
+    {"partner_of", "spouse_of", "married_to", "sibling_of", "roommate_of", "friend_of", "colleague_of", "related_to"}
 )
 
 

@@ -1,6 +1,7 @@
 """The per-user graph: entities (people, orgs, places), their aliases, mentions and relations."""
 import secrets
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
@@ -148,6 +149,8 @@ class Relation(models.Model):
     valid_to = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=RelationStatus.choices, default=RelationStatus.ACTIVE)
     session_id = models.CharField(max_length=128, blank=True)
+    # The messages that stated it (ids only, like a memory's): where the edge came from, for the console.
+    source_message_ids = ArrayField(models.CharField(max_length=128), default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

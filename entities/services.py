@@ -134,18 +134,36 @@ def unresolved_record(*, user_id: str, session_id: str, mention: str, reason: st
     return UnresolvedReference.objects.create(user_id=user_id, session_id=session_id, mention=mention, reason=reason)
 
 
+ROLE_UNNAMED = "role_unknown"  # the unresolved reason of a role phrase nobody holds yet ("my mom")
+
+
+def role_mention_sessions(*, user_id: str, mention: str) -> set[str]:
+    """The sessions in which this role phrase was said while nobody held it."""
+    return set(UnresolvedReference.objects.filter(user_id=user_id, mention=mention, reason=ROLE_UNNAMED)
+               .values_list("session_id", flat=True).distinct())
+
+
 def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,
-                    session_id: str = "", valid_from=None) -> Relation:
-    """Add the active edge subject —predicate→ object, or raise the confidence of the one already there."""
+                    session_id: str = "", valid_from=None, source_message_id: str = "") -> Relation:
+    """Add the active edge subject —predicate→ object, or raise the confidence of the one already there; the
+    message that stated it joins its source message ids."""
+    sources = [source_message_id] if source_message_id else []
     relation = Relation(user_id=subject.user_id, subject=subject, predicate=predicate, object=object,
-                        confidence=confidence, session_id=session_id, valid_from=valid_from)
+                        confidence=confidence, session_id=session_id, valid_from=valid_from,
+                        source_message_ids=sources)
     if _insert_unless_active(relation):
         return relation
     relation = Relation.objects.get(subject=subject, predicate=predicate, object=object,
                                     status=RelationStatus.ACTIVE)
+    changed = []
     if confidence > relation.confidence:
         relation.confidence = confidence
-        relation.save(update_fields=["confidence"])
+        changed.append("confidence")
+    if source_message_id and source_message_id not in relation.source_message_ids:
+        relation.source_message_ids = [*relation.source_message_ids, source_message_id]
+        changed.append("source_message_ids")
+    if changed:
+        relation.save(update_fields=changed)
     return relation
 
 

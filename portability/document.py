@@ -80,6 +80,7 @@ class ExportedRelationSerializer(serializers.Serializer):
     valid_to = optional_when()
     status = serializers.ChoiceField(choices=RelationStatus.choices)
     session_id = chars(ID, allow_blank=True, default="")
+    source_message_ids = serializers.ListField(child=chars(ID), default=list)
     created_at = when()
 
 

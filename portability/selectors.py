@@ -115,7 +115,8 @@ def _relations(user_id: str, entity_ids: dict) -> Iterator[dict]:
                 "subject": entity_ids[relation.subject_id], "predicate": relation.predicate,
                 "object": entity_ids[relation.object_id], "confidence": relation.confidence,
                 "valid_from": relation.valid_from, "valid_to": relation.valid_to, "status": relation.status,
-                "session_id": relation.session_id, "created_at": relation.created_at,
+                "session_id": relation.session_id, "source_message_ids": relation.source_message_ids,
+                "created_at": relation.created_at,
             }
 
 

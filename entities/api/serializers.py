@@ -90,7 +90,7 @@ class RelationOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Relation
         fields = ["id", "subject", "predicate", "object", "confidence", "valid_from", "valid_to", "status",
-                  "created_at"]
+                  "source_message_ids", "created_at"]
 
 
 class MemorySummarySerializer(serializers.Serializer):

@@ -17,9 +17,9 @@ class ContactsFormatError(ValueError):
 # Relation label → (predicate for "related person —predicate→ card person", role alias when the
 # card is the user's own). Apple, Google and Outlook spellings all land here.
 RELATION_LABELS = {
-    "spouse": ("partner_of", "my spouse"),
-    "wife": ("partner_of", "my wife"),
-    "husband": ("partner_of", "my husband"),
+    "spouse": ("spouse_of", "my spouse"),
+    "wife": ("spouse_of", "my wife"),
+    "husband": ("spouse_of", "my husband"),
     "partner": ("partner_of", "my partner"),
     "domestic partner": ("partner_of", "my partner"),
     "manager": ("manager_of", "my manager"),

@@ -133,15 +133,17 @@ def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
 
 def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
     """Raw messages ({role, content, timestamp?, id?, name?}) as the pipeline takes them: a message's `name`, or
-    a leading "Name: " in its content, makes that person its speaker; a missing timestamp is now, a missing id
-    one made from the message."""
+    a leading "Name: " in its content, makes that person its speaker (and the other speaker of the message
+    before it its addressee); a missing timestamp is now, a missing id one made from the message."""
     parsed = []
     for raw in messages:
         timestamp = raw.get("timestamp") or timezone.now()
         speaker, content = speaker_and_text(raw["content"], raw.get("name") or "")
+        before = parsed[-1].speaker if parsed else ""
         parsed.append(Message(
             content=content, timestamp=timestamp, role=raw.get("role", "user"), speaker=speaker,
             id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
+            addressee=before if before != speaker else "",
         ))
     return parsed
 

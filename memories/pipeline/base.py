@@ -47,6 +47,8 @@ class Message:
     role: str = "user"
     # Who says "I" in a transcript line ("Caroline: I went…"); empty means the account's user.
     speaker: str = ""
+    # Whom a speaker's line answers: the other speaker of the line before it in the batch, if named.
+    addressee: str = ""
 
 
 @dataclass
@@ -59,6 +61,11 @@ class Mention:
     role_phrase: str = ""  # "my manager": becomes a role alias of the named entity
     entity: Any = None
     ambiguous: bool = False
+    # An unnamed person known by a role of someone ("my mom", "Melanie's husband"): whose, and how related.
+    owner: "Mention | None" = None
+    role_predicate: str = ""
+    # A named person who holds such a role ("my husband Tom"): the unnamed node it becomes, if there is one.
+    names_role: str = ""
 
 
 def first_person(message: Message, role: str = "subject") -> Mention:

@@ -29,9 +29,9 @@ from memories.pipeline.base import Mention
 # Role word → relation predicate (the named person —predicate→ the other side).
 ROLE_WORDS = {
     "manager": "manager_of", "boss": "manager_of", "supervisor": "manager_of",
-    "partner": "partner_of", "wife": "partner_of", "husband": "partner_of", "girlfriend": "partner_of",
+    "partner": "partner_of", "wife": "spouse_of", "husband": "spouse_of", "girlfriend": "partner_of",
     "boyfriend": "partner_of", "fiancé": "partner_of", "fiancée": "partner_of", "fiance": "partner_of",
-    "fiancee": "partner_of", "spouse": "partner_of",
+    "fiancee": "partner_of", "spouse": "spouse_of",
     "sister": "sibling_of", "brother": "sibling_of", "sibling": "sibling_of",
     "mother": "parent_of", "mom": "parent_of", "mum": "parent_of", "father": "parent_of", "dad": "parent_of",
     "son": "child_of", "daughter": "child_of",

@@ -57,7 +57,7 @@ class Persist(Stage):
         expired = memory_expire_on_arrival(memory)
         for old in candidate.supersedes:
             memory_supersede(old=old, new=memory, at=message.timestamp)
-        self._write_relation(candidate, context, message.timestamp)
+        self._write_relation(candidate, context, message.timestamp, message.id)
         if candidate.supersedes:
             result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute}", candidate, memory,
                              [old.pk for old in candidate.supersedes])
@@ -84,7 +84,7 @@ class Persist(Stage):
         return memory_create(user_id=context.user_id, session_id=context.session_id, type=candidate.type,
                              content=candidate.content, entities=list(links.values()), **fields)
 
-    def _write_relation(self, candidate: Candidate, context: IngestContext, at) -> None:
+    def _write_relation(self, candidate: Candidate, context: IngestContext, at, message_id: str) -> None:
         spec = candidate.relation
         if not spec or not (spec.subject.entity and spec.object.entity) or spec.subject.entity == spec.object.entity:
             return
@@ -92,7 +92,8 @@ class Persist(Stage):
             relation_supersede_others(subject=spec.subject.entity, predicate=spec.predicate, keep=spec.object.entity,
                                       at=at)
         relation_upsert(subject=spec.subject.entity, predicate=spec.predicate, object=spec.object.entity,
-                        confidence=candidate.confidence, session_id=context.session_id, valid_from=at)
+                        confidence=candidate.confidence, session_id=context.session_id, valid_from=at,
+                        source_message_id=message_id)
 
 
 def _result(outcome, stage, reason, candidate, memory=None, superseded_ids=()) -> CandidateResult:

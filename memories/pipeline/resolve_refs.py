@@ -4,18 +4,26 @@ Uses the resolver in `entities/resolver.py` (exact → normalized → alias → 
 fuzzy). A new form of a known name becomes an alias ("Sarah Chen" after "Sarah"
 is the same person, and the fuller form becomes the canonical name); an unknown
 name becomes a new entity; "Sarah is my manager" gives Sarah the role alias "my
-manager", so "my boss" resolves to her afterwards. A mention matching two
+manager", so "my boss" resolves to her afterwards. A role phrase nobody holds
+yet ("my mom", Caroline's "my husband") used in two or more sessions becomes an
+unnamed person of its own ("My mom", "Caroline's husband") with the role as
+alias and the relation to its owner; when the role's holder is named later ("my
+husband Tom"), the node is merged into Tom (aliases kept). A mention matching two
 people equally (two Sarahs) is never merged blindly: an ambiguous_match
 EntityReview is opened and the memory goes to review. Every mention left
 without an entity is logged with `unresolved_record`; every resolved person is
 recorded as mentioned in the session (one statement per message: `mentions_record`).
 """
-from entities.models import EntityKind
+from entities.merge import entity_merge
+from entities.models import AliasOrigin, Entity, EntityKind
 from entities.names import is_role_phrase, normalize_name
-from entities.resolver import resolve_or_create
+from entities.resolver import Resolution, resolve_mention, resolve_or_create
 from entities.services import (
-    ambiguity_review_record, mentions_record, role_alias_assign, self_entity, unresolved_record,
+    ROLE_UNNAMED, ambiguity_review_record, entity_create, mentions_record, relation_upsert, role_alias_assign,
+    role_mention_sessions, self_entity, unresolved_record,
 )
+
+ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
 
 
@@ -23,21 +31,24 @@ class ResolveRefs(Stage):
     name = "resolve_refs"
 
     def run(self, item: WorkItem, context: IngestContext) -> None:
-        seen = resolve_candidates(item.candidates, context)
+        seen = resolve_candidates(item.candidates, context, message_id=item.message.id)
         self._record_mentions(item, context, seen)
 
     def _record_mentions(self, item: WorkItem, context: IngestContext, seen: dict[str, Mention]) -> None:
-        people = {m.entity.pk: m.entity for m in seen.values() if m.entity and m.entity.kind == EntityKind.PERSON}
+        people = {m.entity.pk: m.entity for m in seen.values()
+                  if m.entity and m.entity.kind in (EntityKind.PERSON, EntityKind.PET)}
         mentions_record(entities=list(people.values()), session_id=context.session_id, at=item.message.timestamp,
                         source_message_id=item.message.id)
 
 
-def resolve_candidates(candidates, context: IngestContext, seen: dict[str, Mention] | None = None) -> dict:
-    """Resolve every mention of these candidates; an ambiguous person sends the candidate to review."""
+def resolve_candidates(candidates, context: IngestContext, seen: dict[str, Mention] | None = None,
+                       message_id: str = "") -> dict:
+    """Resolve every mention of these candidates (said in message `message_id`); an ambiguous person sends the
+    candidate to review."""
     seen = {} if seen is None else seen
     for candidate in candidates:
         for mention in candidate.mentions:
-            resolve_one(mention, context, seen)
+            resolve_one(mention, context, seen, message_id)
             if mention.ambiguous:
                 candidate.needs_review, candidate.review_reason = True, "ambiguous_entity"
     return seen
@@ -50,7 +61,7 @@ def user_self(context: IngestContext):
     return context.self_entity
 
 
-def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mention]) -> None:
+def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mention], message_id: str = "") -> None:
     """Set `mention.entity` (or `mention.ambiguous`); mentions repeated in one message resolve once."""
     if mention.kind == "self":
         mention.entity = user_self(context)
@@ -58,6 +69,9 @@ def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mentio
     key = normalize_name(mention.text)
     if key in seen:
         mention.entity, mention.ambiguous = seen[key].entity, seen[key].ambiguous
+    elif mention.owner is not None:
+        _resolve_role_node(mention, context, seen, message_id)
+        seen[key] = mention
     else:
         resolution = resolve_or_create(user_id=context.user_id, mention=mention.text, kind=mention.kind)
         mention.entity = resolution.entity
@@ -69,5 +83,40 @@ def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mentio
             unresolved_record(user_id=context.user_id, session_id=context.session_id, mention=mention.text,
                               reason=reason)
         seen[key] = mention
+    if mention.entity and mention.names_role:
+        _merge_role_node(mention, context)
     if mention.entity and mention.role_phrase:
         role_alias_assign(entity=mention.entity, role_phrase=mention.role_phrase)
+
+
+def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str, Mention], message_id: str) -> None:
+    """"my mom": the person who holds the role (named or not), or — said in a second session — a new
+    unnamed person holding it, related to its owner; until then an unresolved mention of the session."""
+    found = resolve_mention(context.user_id, mention.text)
+    if found.method in ("partial", "fuzzy"):  # "Melanie's husband" is not Melanie
+        found = Resolution(mention.text, None, "unresolved")
+    if found.entity or found.method == "ambiguous":
+        mention.entity, mention.ambiguous = found.entity, found.method == "ambiguous"
+        return
+    sessions = role_mention_sessions(user_id=context.user_id, mention=mention.text) | {context.session_id}
+    if len(sessions) < ROLE_NODE_MIN_SESSIONS or not mention.role_predicate:
+        unresolved_record(user_id=context.user_id, session_id=context.session_id, mention=mention.text,
+                          reason=ROLE_UNNAMED)
+        return
+    resolve_one(mention.owner, context, seen)
+    node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), origin=AliasOrigin.ROLE)
+    relation_upsert(subject=node, predicate=mention.role_predicate, object=mention.owner.entity,
+                    session_id=context.session_id, source_message_id=message_id)
+    mention.entity = node
+
+
+def _merge_role_node(mention: Mention, context: IngestContext) -> None:
+    """"my husband Tom" after "my husband" was a node of its own: the node becomes Tom."""
+    node = Entity.objects.live().filter(user_id=context.user_id, normalized_name=normalize_name(mention.names_role),
+                                        kind=EntityKind.PERSON).exclude(pk=mention.entity.pk).first()
+    if node is not None:
+        entity_merge(user_id=context.user_id, winner=mention.entity, loser=node, actor=context.actor)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -37,7 +37,7 @@ NAME = r"(?P<{}>[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"
 ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + ")"
 BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
-EXCLUSIVE_ROLES = {"manager_of", "partner_of"}
+EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
 # A message with this many words that no typed candidate holds (a clause or more) is kept whole as well.
 EPISODIC_COPY_MIN_WORDS = 7
 
@@ -73,6 +73,14 @@ _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) "
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
 _LIVES_IN = re.compile(NAME.format("a") + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
                        r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
+# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
+_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
+                     + NAME.format("place"))
+# Friendship said to the other person: "Thanks for being a great friend", "Appreciate your friendship".
+_OUR_FRIENDSHIP = re.compile(r"\b(?:for being (?:such )?(?:a|an|my) (?:\w+ )?friend|to have you as (?:a|my) friend|"
+                             r"(?:your|our) friendship|you(?:'re| are) (?:such )?(?:a|an|my) (?:\w+ )?friend)\b", CI)
+_VOCATIVE = re.compile(r"^\W*(?i:(?:thanks|thank you|hey|hi|hello|aw+|wow|yeah|congrats|oh|so)\W+)*"
+                       r"(?P<name>[A-Z][\w'’\-]+)[!,.?]")
 _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working) as (?P<job>an? [a-z][a-z \-]{2,40}?)"
                          r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
 _RESIDENCE = re.compile(
@@ -191,9 +199,10 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         found.append(_relation(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
-            role = match.group("role").lower()
+            role, name = match.group("role").lower(), match.group("a").removesuffix("'s").removesuffix("’s")
             # "my sister" is the user's role alias only when the user says it.
-            person = Mention(match.group("a"), role="subject", role_phrase="" if message.speaker else f"my {role}")
+            person = Mention(name, role="subject", role_phrase="" if message.speaker else f"my {role}",
+                             names_role=_role_node_name(message, role))
             me, whose = first_person(message, "object"), f"{message.speaker}'s" if message.speaker else "the user's"
             relation = _relation(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
             if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
@@ -205,6 +214,10 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         fact = _fact(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
         fact.relation = RelationSpec(person, "lives_in", place)
         found.append(fact)
+    if _OUR_FRIENDSHIP.search(sentence) and (friend := _addressee(message)):
+        me = first_person(message, "subject")
+        found.append(_relation(f"{message.speaker or 'The user'} and {friend} are friends", me, "friend_of",
+                               Mention(friend, role="object")))
     if match := _WORKS_AT.search(sentence):
         if is_name(match.group("a")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
@@ -242,6 +255,13 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
     return found
 
 
+def _addressee(message: Message) -> str:
+    """Whom the message speaks to: a name it opens with ("Thanks, Gina!"), else the speaker it answers."""
+    match = _VOCATIVE.match(message.content)
+    named = match.group("name") if match and is_name(match.group("name")) else ""
+    return named if named and named != message.speaker else message.addressee
+
+
 def _relation(content: str, subject: Mention, predicate: str, obj: Mention) -> Candidate:
     return Candidate(
         type="relation", content=content, confidence=default_confidence("fact"),
@@ -261,6 +281,11 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         org = Mention(match.group("org"), "org", "object")
         fact = _fact(_about(message, f"Works at {org.text}"), "employer", [me, org])
         fact.relation, fact.domain = RelationSpec(me, "works_at", org), "professional"
+        found.append(fact)
+    if match := _ORIGIN.search(sentence):
+        place = Mention(match.group("place"), "place", "object")
+        fact = _fact(_about(message, f"Is from {place.text}"), "hometown", [me, place], domain="personal")
+        fact.relation = RelationSpec(me, "from", place)
         found.append(fact)
     if match := _OCCUPATION.search(sentence):
         found.append(_fact(_about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
@@ -360,9 +385,19 @@ def _episodic(text: str, message: Message) -> Candidate:
 
 
 def _mentions(text: str, message: Message) -> list[Mention]:
-    """Names in the text, and role phrases ("my boss") when the user speaks: a speaker's "my boss" is not the
-    user's."""
-    return named_mentions(text) + ([] if message.speaker else role_mentions(text))
+    """Names in the text, and role phrases ("my boss"): the user's, or a speaker's as "Caroline's boss" (a
+    speaker's "my boss" is not the user's). Each may become an unnamed node of its own (resolve_refs)."""
+    found = named_mentions(text)
+    for mention in role_mentions(text):
+        role = mention.text.removeprefix("my ")
+        found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
+                             role_predicate=ROLE_WORDS.get(role, "")))
+    return found
+
+
+def _role_node_name(message: Message, role: str) -> str:
+    """What an unnamed person holding this role of the message's "I" is called: "my mom", "Caroline's mom"."""
+    return f"{message.speaker}'s {role}" if message.speaker else f"my {role}"
 
 
 def _about(message: Message, content: str, link: str = " ") -> str:

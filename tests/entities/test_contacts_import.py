@@ -69,7 +69,7 @@ def test_a_conversation_entity_is_enriched_not_duplicated(db):
     assert Entity.objects.filter(user_id="alice", normalized_name__startswith="alex").count() == 1
     assert aliases(alex) == {"alex": "user_mention", "alex kim": "contacts"}
     assert summary.people_matched == 1
-    assert ("Alex Kim", "partner_of", "Sarah Chen") in edges()
+    assert ("Alex Kim", "spouse_of", "Sarah Chen") in edges()
 
 
 def test_two_sarahs_go_to_the_review_queue_instead_of_being_merged(db):
@@ -103,7 +103,7 @@ def test_organisations_become_works_at_relations(db):
 
 def test_related_names_and_apple_labels_become_typed_relations(db):
     run_import(self_card="Mark Jensen")
-    assert {("Alex Kim", "partner_of", "Sarah Chen"),        # vCard 4.0 RELATED;TYPE=spouse
+    assert {("Alex Kim", "spouse_of", "Sarah Chen"),         # vCard 4.0 RELATED;TYPE=spouse
             ("Priya Patel", "manager_of", "Tom Becker"),     # RELATED by urn:uuid
             ("Priya Patel", "manager_of", "me"),             # Apple _$!<Manager>!$_ on the self card
             ("Linda Jensen", "parent_of", "me"),
@@ -156,7 +156,7 @@ def test_google_csv(db):
     assert (summary.format, summary.cards, summary.people_created) == ("csv", 7, 8)  # + Nina Gross (a relation)
     assert set(aliases(person("Robert Smith"))) == {"robert smith", "bob", "rob", "robert"}
     assert set(aliases(person("Sarah Chen"))) == {"sarah chen", "sally", "sarah", "dr chen"}
-    assert {("Alex Kim", "partner_of", "Sarah Chen"), ("Nina Gross", "assistant_of", "Priya Patel"),
+    assert {("Alex Kim", "spouse_of", "Sarah Chen"), ("Nina Gross", "assistant_of", "Priya Patel"),
             ("Sarah Chen", "works_at", "Acme Corp"), ("José Ángel Ruiz", "works_at", "Zalando")} <= edges()
     assert summary.skipped_fields == {"phone": 5, "email": 4, "address": 1, "birthday": 2, "photo": 1, "other": 2}
 
@@ -167,7 +167,7 @@ def test_outlook_csv_relation_columns(db):
             "Sarah,,Chen,Dr.,,Sally,s@acme.example,+49 30 1,Acme Corp,Priya Patel,Alex Kim,\"Mia Chen; Leo Chen\","
             "1987-03-02\r\n")
     summary = import_contacts(user_id="alice", data=text.encode("cp1252"), filename="outlook.csv", actor="alice")
-    assert {("Priya Patel", "manager_of", "Sarah Chen"), ("Alex Kim", "partner_of", "Sarah Chen"),
+    assert {("Priya Patel", "manager_of", "Sarah Chen"), ("Alex Kim", "spouse_of", "Sarah Chen"),
             ("Mia Chen", "child_of", "Sarah Chen"), ("Leo Chen", "child_of", "Sarah Chen")} <= edges()
     assert summary.skipped_fields["email"] == 1 and summary.skipped_fields["phone"] == 1
 

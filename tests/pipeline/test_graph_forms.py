@@ -85,3 +85,29 @@ def test_a_hedged_claim_keeps_its_object_under_the_sensitive_gate():
     [claim] = candidates_for(message("I think I might be allergic to cats, not sure yet."))
     assert (claim.type, claim.content) == ("fact", "Might be allergic to cats (unsure)")
     assert claim.confidence < 0.8
+
+
+def test_a_role_said_in_two_sessions_becomes_a_person_until_a_name_arrives(db):
+    ingest("Melanie: I'm lucky to have my husband and kids.")
+    assert ("Melanie's husband", "person") not in entities()  # said once: a mention, not yet a node
+    ingest("Melanie: My husband and I went camping last weekend.", session_id="s2")
+    assert ("Melanie's husband", "person") in entities()
+    assert ("Melanie's husband", "spouse_of", "Melanie") in edges()
+    ingest("Melanie: My husband Tom loved the lake.", session_id="s3")
+    assert ("Melanie's husband", "person") not in entities() and ("Tom", "person") in entities()
+    tom = Entity.objects.get(canonical_name="Tom")
+    assert "Melanie's husband" in {alias.alias for alias in tom.aliases.all()}  # the node's name kept
+    assert ("Tom", "spouse_of", "Melanie") in edges()
+    assert Memory.objects.filter(entities=tom, content__contains="camping").exists()  # its memories moved
+
+
+def test_the_users_own_unnamed_mom_is_a_node_after_two_sessions(db):
+    ingest("Had coffee with my mom today.")
+    ingest("My mom called about the holidays.", session_id="s2")
+    assert ("My mother", "parent_of", "me") in edges() or ("My mom", "parent_of", "me") in edges()
+
+
+def test_a_friendship_said_to_the_other_speaker_is_an_edge_between_them(db):
+    ingest("Caroline: I finished the mural for the youth center yesterday.",
+           "Melanie: Wow! Our friendship started with art and I still remember our first pottery class together.")
+    assert ("Melanie", "friend_of", "Caroline") in edges()
