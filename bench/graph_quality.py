@@ -77,16 +77,38 @@ def _matches(entity: GraphEntity, label: dict, forms: set[str]) -> bool:
     return False
 
 
-def graph_scores(labels: dict, entities: list[GraphEntity], edges: list[GraphEdge]) -> Counter:
-    """Counts for the ratios above (numerators and denominators), to add up over conversations."""
+def matches(labels: dict, entities: list[GraphEntity]) -> dict[int, str]:
+    """Recall entity id → the id of the label it is (each entity to its first matching label)."""
     by_id = {label["id"]: label for label in labels["entities"]}
     forms = {label["id"]: _label_forms(label, by_id) for label in labels["entities"]}
-    matched: dict[int, str] = {}  # Recall entity → label id
+    matched = {}
     for entity in entities:
         for label in labels["entities"]:
             if _matches(entity, label, forms[label["id"]]):
                 matched[entity.id] = label["id"]
                 break
+    return matched
+
+
+def graph_details(labels: dict, entities: list[GraphEntity], edges: list[GraphEdge]) -> list[str]:
+    """Lines for a developer: entities that match no label, kinds that differ, edges no label has."""
+    by_id = {label["id"]: label for label in labels["entities"]}
+    matched, names = matches(labels, entities), {entity.id: entity.name for entity in entities}
+    pairs = {frozenset((r["subject"], r["object"])) for r in labels["relations"]}
+    return [
+        "  not real: " + ", ".join(f"{e.name} ({e.kind})" for e in entities if e.id not in matched),
+        "  kind: " + ", ".join(f"{e.name} {e.kind}≠{by_id[matched[e.id]]['kind']}" for e in entities
+                               if e.id in matched and e.kind != by_id[matched[e.id]]["kind"]),
+        "  edges not labelled: " + ", ".join(
+            f"{names.get(e.subject, '?')} {e.predicate} {names.get(e.object, '?')}" for e in edges
+            if frozenset((matched.get(e.subject), matched.get(e.object))) not in pairs),
+    ]
+
+
+def graph_scores(labels: dict, entities: list[GraphEntity], edges: list[GraphEdge]) -> Counter:
+    """Counts for the ratios above (numerators and denominators), to add up over conversations."""
+    by_id = {label["id"]: label for label in labels["entities"]}
+    matched = matches(labels, entities)
     counts = Counter(entities=len(entities), real=len(matched))
     found_labels = set(matched.values())
     recurring = [label for label in labels["entities"] if len(label["sessions"]) >= 2 and not label.get("doubtful")]

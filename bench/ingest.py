@@ -133,9 +133,10 @@ def main():
 
     connection.settings_dict["TEST"]["NAME"] = BENCH_DB
     settings.RECALL["memory_semantic"]["background_embedding_enabled"] = True
-    # Production settings keep connections open (DATABASE_URL: conn_max_age=60); without it django-q's
-    # ORM broker reconnects on every enqueue.
-    connection.settings_dict["CONN_MAX_AGE"] = 60
+    # Connections are kept, as in production: the settings' pool (RECALL_DB_POOL_SIZE), else persistent ones;
+    # without either django-q's ORM broker reconnects on every enqueue.
+    if not connection.settings_dict["OPTIONS"].get("pool"):
+        connection.settings_dict["CONN_MAX_AGE"] = 60
     import torch
 
     torch.set_num_threads(1)  # one intra-op thread: on 2 shared cores more threads only contend

@@ -156,8 +156,9 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
     return sum(1 for e in evidence if e in top) / len(evidence)
 
 
-def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH, questions_too: bool = True) -> None:
-    from graph_quality import graph_scores, graph_snapshot, load_labels, ratios
+def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH, questions_too: bool = True,
+             graph_details_too: bool = False) -> None:
+    from graph_quality import graph_details, graph_scores, graph_snapshot, load_labels, ratios
     from memories.readiness import warm_up
 
     now = datetime.now(timezone.utc)
@@ -175,10 +176,13 @@ def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH, ques
                 totals[outcome] += count
             print(f"{user_id}: ingested in {time.perf_counter() - began:.0f}s {dict(counts)}", flush=True)
         if labels := load_labels(index):
-            counts = graph_scores(labels, *graph_snapshot(user_id))
+            snapshot = graph_snapshot(user_id)
+            counts = graph_scores(labels, *snapshot)
             graph_totals += counts
             print(f"{user_id} graph: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios(counts).items())
                   + f" ({counts['entities']} entities, {counts['edges']} edges)", flush=True)
+            if graph_details_too:
+                print("\n".join(graph_details(labels, *snapshot)))
         if not questions_too:
             continue
         observed = {dia for facts in sample["observation"].values() for pairs in facts.values()
@@ -227,6 +231,8 @@ def main():
     parser.add_argument("--batch", type=int, default=BATCH,
                         help=f"turns per ingest call (default {BATCH}: a session at a time; 1: each turn as it happens)")
     parser.add_argument("--graph-only", action="store_true", help="score the graph only, no questions")
+    parser.add_argument("--graph-details", action="store_true",
+                        help="list the entities that match no label, wrong kinds and unlabelled edges")
     parser.add_argument("--keep", action="store_true", help="keep the database for --reuse")
     parser.add_argument("--reuse", action="store_true", help="search the kept database again (no ingest)")
     args = parser.parse_args()
@@ -241,7 +247,8 @@ def main():
 
     use_bench_database(reuse=args.reuse)
     try:
-        evaluate(conversations, reuse=args.reuse, batch=args.batch, questions_too=not args.graph_only)
+        evaluate(conversations, reuse=args.reuse, batch=args.batch, questions_too=not args.graph_only,
+                 graph_details_too=args.graph_details)
     finally:
         if not (args.keep or args.reuse):
             connection.creation.destroy_test_db(BENCH_DB, verbosity=0)

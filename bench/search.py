@@ -2,6 +2,7 @@
 
     python bench/search.py --prepare        # embed the synthetic corpus once (cached under var/bench/)
     python bench/search.py --size 10000     # load (once) and measure the 10k case
+    python bench/search.py --served         # and through a real `manage.py serve` beside it (bench/served.py)
     python bench/search.py                  # both sizes, each in its own process
     python bench/search.py --size 1000000   # 1M: only when asked (see run_million)
     python bench/search.py --size 1000000 --users-scale 0.02   # the same shape at 2% (smoke test)
@@ -101,8 +102,9 @@ def use_bench_database(size: int | str) -> None:
     from django.db import connection
 
     settings.DATABASES["default"]["TEST"]["NAME"] = f"bench_search_{size}"
-    # Persistent connections, as in production (DATABASE_URL sets conn_max_age=60).
-    settings.DATABASES["default"]["CONN_MAX_AGE"] = 60
+    # Connections are kept, as in production: the settings' pool (RECALL_DB_POOL_SIZE), else persistent ones.
+    if not settings.DATABASES["default"]["OPTIONS"].get("pool"):
+        settings.DATABASES["default"]["CONN_MAX_AGE"] = 60
     connection.creation.create_test_db(verbosity=0, autoclobber=False, serialize=False, keepdb=True)
 
 
@@ -198,8 +200,7 @@ def api_client(user: str = USER_ID):
     return client
 
 
-def measure(client, mode: str, user: str = USER_ID) -> dict:
-    use_semantic(mode != "text-only")
+def search_bodies(mode: str, user: str = USER_ID) -> list[dict]:
     names = people()
     bodies = []
     for n, query in enumerate(QUERIES):
@@ -207,6 +208,12 @@ def measure(client, mode: str, user: str = USER_ID) -> dict:
         if mode == "hybrid+2hop":
             body["hints"] = {"entities": [names[n * 7 % len(names)]], "hop": 2}
         bodies.append(body)
+    return bodies
+
+
+def measure(client, mode: str, user: str = USER_ID) -> dict:
+    use_semantic(mode != "text-only")
+    bodies = search_bodies(mode, user)
     for body in bodies[:5]:  # warm-up: model, caches, connections
         client.post("/api/v1/search", body, format="json")
     timings, results = [], []
@@ -278,7 +285,7 @@ def explain_plans(size: int | str, user: str = USER_ID) -> dict:
             "hnsw_used": "memory_hnsw_" in plans["candidates"] or "memory_embedding_hnsw" in plans["candidates"]}
 
 
-def run_size(size: int) -> None:
+def run_size(size: int, served: bool = False) -> None:
     from memories.readiness import semantic_status, warm_up
 
     use_bench_database(size)
@@ -287,9 +294,46 @@ def run_size(size: int) -> None:
     print(f"semantic canary: {semantic_status()}", flush=True)
     warm_up()  # what a web process does at startup (recall_site/wsgi.py)
     latency_table(f"## {size} memories, {len(QUERIES)} queries x {ROUNDS} rounds", client, USER_ID)
+    if served:
+        served_table(size)
     plans = explain_plans(size)
     print(f"EXPLAIN ANALYZE: GIN used by lexical = {plans['gin_used']}, HNSW used by semantic = "
           f"{plans['hnsw_used']} (plans in var/bench/search_explain_{size}.txt)")
+
+
+def served_table(size: int) -> None:
+    """The same searches through a real `manage.py serve` on this database (bench/served.py): with one
+    keep-alive connection per client and with a new connection per request; health beside them."""
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from served import serving, timed_requests
+
+    token = Token.objects.get(user__username="bench-search").key
+    connection.close()
+    with serving(connection.settings_dict) as port:
+        print(f"## served: manage.py serve, 2 web workers, {size} memories, {len(QUERIES)} queries x {ROUNDS} rounds")
+        print("| request | connection | p50 ms | p95 ms | p99 ms | max ms |")
+        print("|---|---|---|---|---|---|")
+        health = [None] * 300
+        for keep_alive, label in ((True, "keep-alive"), (False, "new per request")):
+            timed_requests(port, "GET", "/api/v1/health", health[:20], keep_alive=keep_alive)
+            answers = timed_requests(port, "GET", "/api/v1/health", health, keep_alive=keep_alive)
+            _served_row("GET /api/v1/health", label, answers)
+        for mode in ("hybrid", "hybrid+2hop"):
+            bodies = search_bodies(mode)
+            for keep_alive, label in ((True, "keep-alive"), (False, "new per request")):
+                timed_requests(port, "POST", "/api/v1/search", bodies[:5], token=token, keep_alive=keep_alive)
+                answers = timed_requests(port, "POST", "/api/v1/search", bodies * ROUNDS, token=token,
+                                         keep_alive=keep_alive)
+                _served_row(f"search {mode}", label, answers)
+
+
+def _served_row(request: str, connection: str, answers: list[tuple[int, float]]) -> None:
+    assert {status for status, _ in answers} == {200}, {status for status, _ in answers}
+    f = latency_figures([ms for _, ms in answers])
+    print(f"| {request} | {connection} | {f['p50']:.1f} | {f['p95']:.1f} | {f['p99']:.1f} | {f['max']:.1f} |",
+          flush=True)
 
 
 def million_label(scale: float) -> str:
@@ -535,6 +579,9 @@ def run_million(scale: float = 1.0, index_memory: str = "5GB") -> None:
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prepare", action="store_true", help="only compute the cached embeddings")
+    parser.add_argument("--served", action="store_true",
+                        help="also measure through a real manage.py serve on the same database, keep-alive and "
+                             "new connection per request (bench/served.py)")
     parser.add_argument("--size", type=int, help="corpus size to measure (default: 10000 then 100000; 1000000 "
                                                  "only when given)")
     parser.add_argument("--users-scale", type=float, default=1.0,
@@ -549,7 +596,7 @@ def main():
         parser.error(f"--users-scale takes a fraction between 0 and 1, with --size {MILLION} only")
     if not args.prepare and args.size is None:
         for size in (10_000, MAX_SIZE):
-            subprocess.run([sys.executable, __file__, "--size", str(size)], check=True)
+            subprocess.run([sys.executable, __file__, "--size", str(size)] + ["--served"] * args.served, check=True)
         return
     import logging
 
@@ -562,7 +609,7 @@ def main():
     elif args.size == MILLION:
         run_million(args.users_scale, args.index_memory)
     else:
-        run_size(args.size)
+        run_size(args.size, served=args.served)
 
 
 if __name__ == "__main__":

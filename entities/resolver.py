@@ -216,7 +216,7 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
             alias_add(entity=resolution.entity, alias=mention, origin=origin)
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
-        if kind == EntityKind.PET:  # "my dog Rex" after "Rex loved the park": Rex was never a person
+        if kind in (EntityKind.PET, EntityKind.THING):  # "my dog Rex", "playing Zelda": never a person
             entity_kind_correct(entity=resolution.entity, kind=kind)
         return resolution
     normalized = normalize_name(mention)

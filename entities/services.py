@@ -80,11 +80,12 @@ def entity_name_complete(*, entity: Entity, mention: str) -> Entity:
 
 # Kinds a mention says with evidence of its own ("my dog Rex", "Acme Inc", "in Lisbon"): they correct an
 # entity first taken for a person, the kind a name gets when nothing says otherwise.
-KINDS_OVER_PERSON = {EntityKind.PET, EntityKind.PLACE, EntityKind.ORG}
+KINDS_OVER_PERSON = {EntityKind.PET, EntityKind.PLACE, EntityKind.ORG, EntityKind.THING}
 
 
 def entity_kind_correct(*, entity: Entity, kind: str) -> Entity:
-    """A person named as a pet, a place or an org with evidence becomes one (unless that entity exists too)."""
+    """A person named as a pet, a place, an org or a thing with evidence becomes one (unless that entity
+    exists too)."""
     if entity.kind != EntityKind.PERSON or kind not in KINDS_OVER_PERSON:
         return entity
     if not Entity.objects.live().filter(user_id=entity.user_id, kind=kind, normalized_name=entity.normalized_name).exists():

@@ -64,6 +64,7 @@ class Mention:
     # An unnamed person known by a role of someone ("my mom", "Melanie's husband"): whose, and how related.
     owner: "Mention | None" = None
     role_predicate: str = ""
+    owner_is_subject: bool = False  # "Jon works_at Jon's studio"; a person's role points at the owner
     # A named person who holds such a role ("my husband Tom"): the unnamed node it becomes, if there is one.
     names_role: str = ""
 

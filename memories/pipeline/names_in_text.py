@@ -42,6 +42,15 @@ ROLE_WORDS = {
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
 }
+# Places of one's own work, study or belonging, named by what they are ("my dance studio", "my team"):
+# the word → how the owner is related to it.
+ORG_ROLE_WORDS = {
+    "studio": "works_at", "store": "works_at", "shop": "works_at", "business": "works_at", "company": "works_at",
+    "startup": "works_at", "restaurant": "works_at", "bakery": "works_at", "firm": "works_at",
+    "band": "member_of", "club": "member_of", "church": "member_of", "gym": "member_of", "choir": "member_of",
+    "school": "studies_at", "university": "studies_at",
+    "college": "studies_at",
+}
 NOT_NAMES = NOT_NAME_WORDS | {
     "i'm", "i've", "i'd", "i'll", "the", "a", "an", "it's", "remember", "can", "could", "would", "will", "do",
     "did", "does", "is", "are", "was", "have", "had", "has", "lunch", "dinner", "breakfast", "brunch", "coffee",
@@ -99,7 +108,7 @@ THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album"
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
-                   + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2} " + _WORD + r"){0,3}")
+                   + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2}:? " + _WORD + r"){0,3}")
 _SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
 # Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
@@ -115,21 +124,31 @@ _PERSON_AFTER = re.compile(
     r"moving|visiting|coming|staying|leaving|retiring|graduating|planning|thinking|hoping|starting)\b)",
     re.IGNORECASE)
 # A title in quotes: one to eight words, most of them capitalised ("Becoming Nicole", "A Dance with Dragons").
-_QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]")
+_QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]|(?<![\w'’])['‘](?P<single>[A-Z][^'‘’.!?]{0,60}?)"
+                     r"[.!?,]?['’](?![\w'’])")
 # wordfreq's Zipf scale: a word used more than ten times in a million ("so", "intense", "tv") is a word.
 SHOUTED_ZIPF = 4.0
 _KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())
-_WITH_BEFORE = re.compile(r"\b(?:with|and|by|named|called)\s+$", re.IGNORECASE)  # "dinner with Charlotte"
-_PLACE_BEFORE = re.compile(r"\b(in|to|from|near|visit(?:ing)?)\s+$", re.IGNORECASE)
-_ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined)\s+$", re.IGNORECASE)
+_WITH_BEFORE = re.compile(r"\b(?:with|named|called)\s+$", re.IGNORECASE)  # "dinner with Charlotte"
+# "in Lisbon", "flew to Lisbon"; not "said goodbye to Max" or "talked to Sarah".
+_PLACE_BEFORE = re.compile(r"\b(in|from|near|visit(?:ing|ed)?|(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
+                           r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
+                           r"return(?:ed|ing)?|came|come|coming|relocat\w+) to)\s+$", re.IGNORECASE)
+# "at Acme", "joined Acme", a brand one has a deal with ("an endorsement deal with Nike").
+_ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
+                         r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
+                         re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
     r"\b(on|via|use[sd]?|using|play(?:s|ed|ing)?|download(?:s|ed|ing)?|install(?:s|ed|ing)?|"
     r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to)\s+(?:the |an? )?$",
     re.IGNORECASE)
 _THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
-                          r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe)\b",
-                          re.IGNORECASE)
+                          r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe|"
+                          r"tournaments?|championships?|league)\b", re.IGNORECASE)
+_LIST_JOIN = re.compile(r",? (?:and|or|&) |, ")
+_THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play)s?"
+                           r"(?: (?:was|is))? (?:called |named |titled )?$", re.IGNORECASE)  # "this game Catan"
 # "Alex thinks…", "Emma is planning…": a statement about what someone thinks, says, wants or did.
 _PERSON_STATEMENT = re.compile(
     r"\b(?P<name>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)(?: (?:really|just|also|finally|still|always|never|even|recently))? "
@@ -206,7 +225,8 @@ def _first_word_kept(words: list[str], after: str) -> bool:
 
 
 def name_spans(text: str):
-    """(name, match) for each name in the text (see the module docstring), as written."""
+    """(name, as written, match) for each name in the text (see the module docstring): "Sarah" and "Sarah's"
+    for "Sarah's"; "Seattle" for "It's Seattle"."""
     for match in _NAME.finditer(text):
         words = match.group(0).split(" ")
         if at_sentence_start(text[: match.start()]) and not _first_word_kept(words, text[match.end():]):
@@ -216,16 +236,17 @@ def name_spans(text: str):
             words = words[1:]
         while words and words[-1] in _SMALL_WORDS:
             words = words[:-1]
-        name = " ".join(words).removesuffix("'s").removesuffix("’s").strip()
+        written = " ".join(words).strip(" '’-")  # "'Embracing Identity'", "California-"
+        name = written.removesuffix("'s").removesuffix("’s")
         if len(name) >= 2 and not any(c.isdigit() for c in name):
-            yield name, match
+            yield name, written, match
 
 
 def quoted_titles(text: str) -> list[re.Match]:
     """Titles in quotes ("I loved “Becoming Nicole”"): a book, a film, a song, a piece of the speaker's."""
     found = []
     for match in _QUOTED.finditer(text):
-        words = match.group("title").split()
+        words = (match.group("title") or match.group("single")).split()
         capitalised = sum(word[:1].isupper() for word in words if word.lower() not in _TITLE_SMALL_WORDS)
         if 1 <= len(words) <= 8 and capitalised >= max(1, len(words) - sum(w.lower() in _TITLE_SMALL_WORDS
                                                                             for w in words)):
@@ -237,21 +258,28 @@ def named_mentions(text: str) -> list[Mention]:
     found, seen = [], set()
     titles = quoted_titles(text)
     for title in titles:
-        name = title.group("title").strip()
+        name = (title.group("title") or title.group("single")).strip()
         if name.lower() not in seen and (len(name.split()) > 1 or _is_word_of_a_name(name)):
             seen.add(name.lower())
             found.append(Mention(name, kind="thing"))
-    for name, match in name_spans(text):
+    previous = None  # (end, kind) of the name before: "brands like Nike and Under Armour" are both orgs
+    for name, written, match in name_spans(text):
         if name.lower() in seen or any(t.start() <= match.start() < t.end() for t in titles):
             continue
         seen.add(name.lower())
-        found.append(Mention(name, kind=name_kind(match.group(0), text[: match.start()], text[match.end():])))
+        kind = name_kind(written, text[: match.start()], text[match.end():])
+        if kind == "person" and previous and previous[1] in ("org", "thing") and _LIST_JOIN.fullmatch(
+                text[previous[0]:match.start()]):
+            kind = previous[1]
+        found.append(Mention(name, kind=kind))
+        previous = (match.end(), kind)
     return found
 
 
 def mid_sentence_names(text: str) -> set[str]:
     """Normalised names written in mid-sentence: what a batch itself tells of which words are names."""
-    return {normalize_name(name) for name, match in name_spans(text) if not at_sentence_start(text[: match.start()])}
+    return {normalize_name(name) for name, _, match in name_spans(text)
+            if not at_sentence_start(text[: match.start()])}
 
 
 def sentence_first_words(text: str) -> set[str]:
@@ -270,6 +298,8 @@ def name_kind(name: str, before: str, after: str) -> str:
             return kind
     if first in PLACE_FIRST_WORDS and " " in name:
         return "place"
+    if re.search(r" (?:of|of the|the) ", name):  # "Lord of the Rings", "Game of Thrones": a title
+        return "thing"
     if _PET_BEFORE.search(before) or _PET_AFTER.search(after):
         return "pet"
     bare = name.removesuffix("'s").removesuffix("’s")
@@ -277,7 +307,8 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "place"
     if name.endswith(("'s", "’s")):
         return "person"
-    if _THING_AFTER.search(after) or _THING_BEFORE.search(before) or (name.isupper() and len(name) > 1):
+    if (_THING_AFTER.search(after) or _THING_BEFORE.search(before) or _THING_CALLED.search(before)
+            or (name.isupper() and len(name) > 1)):
         return "thing"
     return "place" if _PLACE_BEFORE.search(before) else "org" if _ORG_BEFORE.search(before) else "person"
 
@@ -296,6 +327,19 @@ def place_names() -> frozenset[str]:
     names |= {city["name"].lower() for city in cache_.get_cities().values()
               if city["population"] >= GAZETTEER_MIN_POPULATION}
     return frozenset(names)
+
+
+_ORG_ROLE = re.compile(
+    r"\b(?:my|our) (?:own |new |little |local |old )?(?:(?:dance|clothing|clothes|online|book|art|writing|yoga|"
+    r"hiking|travel|support|gaming|soccer|football|basketball|baseball|running|cooking|fashion|design|tech|"
+    r"software|law|high|grad|graduate|medical|business) )?(?P<what>" + "|".join(ORG_ROLE_WORDS) + r")\b"
+    r"(?!,? (?-i:[A-Z]))", re.IGNORECASE)
+
+
+def org_role_mentions(text: str) -> list[str]:
+    """What one's own place of work, study or belonging is called where it has no name: "studio" for "my
+    dance studio", "team" for "our team" (not "my team, the Wolves")."""
+    return list(dict.fromkeys(match.group("what").lower() for match in _ORG_ROLE.finditer(text)))
 
 
 def role_mentions(text: str) -> list[Mention]:

@@ -93,7 +93,8 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
     """"my mom": the person who holds the role (named or not), or — said in a second session — a new
     unnamed person holding it, related to its owner; until then an unresolved mention of the session."""
     found = resolve_mention(context.user_id, mention.text)
-    if found.method in ("partial", "fuzzy"):  # "Melanie's husband" is not Melanie
+    if found.method in ("partial", "fuzzy") or (found.entity and found.entity.kind != mention.kind):
+        # "Melanie's husband" is not Melanie, "my team" no person
         found = Resolution(mention.text, None, "unresolved")
     if found.entity or found.method == "ambiguous":
         mention.entity, mention.ambiguous = found.entity, found.method == "ambiguous"
@@ -104,8 +105,10 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
                           reason=ROLE_UNNAMED)
         return
     resolve_one(mention.owner, context, seen)
-    node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), origin=AliasOrigin.ROLE)
-    relation_upsert(subject=node, predicate=mention.role_predicate, object=mention.owner.entity,
+    node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), kind=mention.kind,
+                         origin=AliasOrigin.ROLE)
+    subject, object = (mention.owner.entity, node) if mention.owner_is_subject else (node, mention.owner.entity)
+    relation_upsert(subject=subject, predicate=mention.role_predicate, object=object,
                     session_id=context.session_id, source_message_id=message_id)
     mention.entity = node
 

@@ -28,7 +28,8 @@ from memories.pipeline.base import (
 )
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.names_in_text import (
-    PET_WORDS, ROLE_WORDS, is_name, named_mentions, person_statement, role_mentions,
+    ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_mentions, org_role_mentions, person_statement,
+    role_mentions,
 )
 from recall_site.config import recall_setting
 
@@ -392,6 +393,9 @@ def _mentions(text: str, message: Message) -> list[Mention]:
         role = mention.text.removeprefix("my ")
         found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
                              role_predicate=ROLE_WORDS.get(role, "")))
+    for what in org_role_mentions(text):
+        found.append(Mention(_role_node_name(message, what), kind="org", owner=first_person(message, "subject"),
+                             role_predicate=ORG_ROLE_WORDS[what], owner_is_subject=True))
     return found
 
 

@@ -111,3 +111,17 @@ def test_a_friendship_said_to_the_other_speaker_is_an_edge_between_them(db):
     ingest("Caroline: I finished the mural for the youth center yesterday.",
            "Melanie: Wow! Our friendship started with art and I still remember our first pottery class together.")
     assert ("Melanie", "friend_of", "Caroline") in edges()
+
+
+def test_ones_own_unnamed_studio_said_in_two_sessions_is_an_org_one_works_at(db):
+    ingest("Jon: I finally opened my dance studio downtown last week.")
+    ingest("Jon: My studio had its first recital and the kids loved it.", session_id="s2")
+    assert ("Jon's studio", "org") in entities()
+    assert ("Jon", "works_at", "Jon's studio") in edges()
+    studio = Relation.objects.get(predicate="works_at")
+    assert len(studio.source_message_ids) == 1  # the message that made the node
+
+
+def test_titles_in_single_quotes_are_things():
+    said = candidates_for(message("I finished a painting I call 'Embracing Identity' last night."))
+    assert ("Embracing Identity", "thing") in {(m.text, m.kind) for c in said for m in c.mentions}

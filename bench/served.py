@@ -1,0 +1,88 @@
+"""The served path for the benchmarks: a real `manage.py serve` on the bench's own database, and HTTP clients.
+
+`serving(database)` starts `manage.py serve --no-demo` (uvicorn with its web workers, the worker cluster)
+on a free loopback port against a database the bench has loaded (the embedded server's, by its socket) and
+waits until /api/v1/ready answers 200; `timed_posts` sends JSON bodies over one keep-alive connection or a
+new connection per request (http.client, as `requests.Session` or curl would) and returns the latencies.
+"""
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database Django is using now (a socket directory as its host)."""
+    host = quote(settings_dict["HOST"], safe="") if settings_dict["HOST"].startswith("/") else settings_dict["HOST"]
+    port = f":{settings_dict['PORT']}" if settings_dict["PORT"] else ""
+    return f"postgres://{settings_dict['USER']}@{host}{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def serving(settings_dict: dict, *, workers: int = 2):
+    """(port) of a `manage.py serve` on this database, stopped (as Ctrl-C does) when the block ends."""
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=database_url(settings_dict), RECALL_WEB_WORKERS=str(workers),
+               RECALL__MEMORY_SEMANTIC__STARTUP_CANARY_BYPASS="true")  # a busy host must not turn vectors off
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    serve = subprocess.Popen([sys.executable, "manage.py", "serve", "--no-demo", "--addr", f"127.0.0.1:{port}"],
+                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if serve.poll() is not None:
+                raise RuntimeError("manage.py serve stopped before it was ready")
+            try:
+                if timed_requests(port, "GET", "/api/v1/ready", [None])[0][0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.5)
+        else:
+            raise RuntimeError("manage.py serve was not ready within 180 s")
+        yield port
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGINT)
+            try:
+                serve.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(serve.pid, signal.SIGKILL)
+
+
+def timed_requests(port: int, method: str, path: str, bodies: list, *, token: str = "",
+                   keep_alive: bool = True) -> list[tuple[int, float]]:
+    """(status, ms) per body (None: no body), over one keep-alive connection or a new one each."""
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Token {token}"} if token else {})
+    answers, client = [], None
+    try:
+        for body in bodies:
+            if client is None or not keep_alive:
+                if client is not None:
+                    client.close()
+                client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            began = time.perf_counter()
+            client.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+            response = client.getresponse()
+            response.read()
+            answers.append((response.status, (time.perf_counter() - began) * 1000))
+    finally:
+        if client is not None:
+            client.close()
+    return answers
