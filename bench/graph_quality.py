@@ -102,6 +102,12 @@ def graph_details(labels: dict, entities: list[GraphEntity], edges: list[GraphEd
         "  edges not labelled: " + ", ".join(
             f"{names.get(e.subject, '?')} {e.predicate} {names.get(e.object, '?')}" for e in edges
             if frozenset((matched.get(e.subject), matched.get(e.object))) not in pairs),
+        "  recurring not found: " + ", ".join(
+            label["id"] for label in labels["entities"] if len(label["sessions"]) >= 2 and not label.get("doubtful")
+            and label["id"] not in set(matched.values())),
+        "  relations not found: " + ", ".join(
+            f"{r['subject']} {r['predicate']} {r['object']}" for r in labels["relations"] if r["predicate"] != "other"
+            and not any({matched.get(e.subject), matched.get(e.object)} == {r["subject"], r["object"]} for e in edges)),
     ]
 
 

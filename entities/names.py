@@ -15,6 +15,7 @@ ROLE_SYNONYMS = {
     "daddy": "father",
     "papa": "father",
     "hubby": "husband",
+    "missus": "wife",
     "sis": "sister",
     "bro": "brother",
     "gf": "girlfriend",
@@ -22,9 +23,9 @@ ROLE_SYNONYMS = {
 }
 # Bare family words mean "my …" ("mom" = "my mother").
 IMPLICIT_POSSESSIVE = {"mother", "father", "manager"}
-# Roles the user names with "the" and means their own: "the client" = "my client". Not "the manager"
-# or "the doctor": a shop's manager or any doctor is as likely.
-DEFINITE_ROLES = {"client", "boss", "landlord"}
+# Roles the user names with "the" and means their own: "the client" = "my client", "the wife" = "my wife".
+# Not "the manager" or "the doctor": a shop's manager or any doctor is as likely.
+DEFINITE_ROLES = {"client", "boss", "landlord", "wife", "husband", "hubby", "missus"}
 TITLES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir"}
 # Pronouns, question words and sentence starters: capitalised at the start of a sentence, never a name
 # ("What", "Hey", "Thanks", "That's"). Contraction tails ("s", "m", "re") cover normalized "that s", "i m".

@@ -138,10 +138,16 @@ def unresolved_record(*, user_id: str, session_id: str, mention: str, reason: st
 ROLE_UNNAMED = "role_unknown"  # the unresolved reason of a role phrase nobody holds yet ("my mom")
 
 
-def role_mention_sessions(*, user_id: str, mention: str) -> set[str]:
-    """The sessions in which this role phrase was said while nobody held it."""
-    return set(UnresolvedReference.objects.filter(user_id=user_id, mention=mention, reason=ROLE_UNNAMED)
+def role_mention_sessions(*, user_id: str, mentions) -> set[str]:
+    """The sessions in which one of these role phrases was said while nobody held it."""
+    return set(UnresolvedReference.objects.filter(user_id=user_id, mention__in=list(mentions), reason=ROLE_UNNAMED)
                .values_list("session_id", flat=True).distinct())
+
+
+def said_role_forms(*, user_id: str, mentions) -> set[str]:
+    """Which of these role phrases were said while nobody held the role."""
+    return set(UnresolvedReference.objects.filter(user_id=user_id, mention__in=list(mentions), reason=ROLE_UNNAMED)
+               .values_list("mention", flat=True).distinct())
 
 
 def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,

@@ -65,6 +65,7 @@ class Mention:
     owner: "Mention | None" = None
     role_predicate: str = ""
     owner_is_subject: bool = False  # "Jon works_at Jon's studio"; a person's role points at the owner
+    role_forms: tuple = ()  # every way of saying the same role of the owner ("my husband", "my partner", …)
     # A named person who holds such a role ("my husband Tom"): the unnamed node it becomes, if there is one.
     names_role: str = ""
 

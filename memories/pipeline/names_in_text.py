@@ -29,7 +29,8 @@ from memories.pipeline.base import Mention
 # Role word → relation predicate (the named person —predicate→ the other side).
 ROLE_WORDS = {
     "manager": "manager_of", "boss": "manager_of", "supervisor": "manager_of",
-    "partner": "partner_of", "wife": "spouse_of", "husband": "spouse_of", "girlfriend": "partner_of",
+    "partner": "partner_of", "wife": "spouse_of", "husband": "spouse_of", "hubby": "spouse_of",
+    "missus": "spouse_of", "girlfriend": "partner_of",
     "boyfriend": "partner_of", "fiancé": "partner_of", "fiancée": "partner_of", "fiance": "partner_of",
     "fiancee": "partner_of", "spouse": "spouse_of",
     "sister": "sibling_of", "brother": "sibling_of", "sibling": "sibling_of",
@@ -42,6 +43,12 @@ ROLE_WORDS = {
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
 }
+# Words for one role of one person: "my husband" in one session and "my partner" in another are one node.
+ROLE_GROUPS = [
+    {"husband", "wife", "spouse", "partner", "hubby", "missus"}, {"mom", "mum", "mother"}, {"dad", "father"},
+    {"boss", "manager", "supervisor"}, {"grandma", "grandmother"}, {"grandpa", "grandfather"},
+    {"fiancé", "fiancée", "fiance", "fiancee"},
+]
 # Places of one's own work, study or belonging, named by what they are ("my dance studio", "my team"):
 # the word → how the owner is related to it.
 ORG_ROLE_WORDS = {
@@ -56,7 +63,7 @@ NOT_NAMES = NOT_NAME_WORDS | {
     "did", "does", "is", "are", "was", "have", "had", "has", "lunch", "dinner", "breakfast", "brunch", "coffee",
     "meeting", "call", "moved", "rescheduled", "going", "got", "need", "want", "not", "maybe", "today", "tonight",
     "tomorrow", "yesterday", "next", "last", "on", "at", "in", "with", "for", "to", "from", "after", "before",
-    "new", "finally", "by", "note", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "finally", "by", "note", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
     "november", "december", "christmas", "easter", "thanksgiving", "halloween", "am", "pm", "english", "german",
     "french", "spanish", "user", "mom", "dad", "mum", "still", "booked", "started", "joined", "quit", "spent",
@@ -208,8 +215,9 @@ def _is_word_of_a_name(word: str) -> bool:
     low = word.strip("'’").lower().removesuffix("'s").removesuffix("’s")
     if low in NOT_NAMES or low in NOT_ENTITY_WORDS or re.split(r"['’]", low)[0] in NOT_NAMES:  # "How're"
         return False
-    # A common word in capitals is shouted ("SO good", "INTENSE"), an acronym is not ("NASA", "NYC").
-    return not (word.isupper() and len(word) > 1 and zipf_frequency(low, "en") >= SHOUTED_ZIPF)
+    # A common word in capitals is shouted ("SO good", "INTENSE"), an acronym is not ("NASA", "UK").
+    return not (word.isupper() and len(word) > 1 and zipf_frequency(low, "en") >= SHOUTED_ZIPF
+                and low not in place_names())
 
 
 def _first_word_kept(words: list[str], after: str) -> bool:
@@ -231,6 +239,9 @@ def name_spans(text: str):
         words = match.group(0).split(" ")
         if at_sentence_start(text[: match.start()]) and not _first_word_kept(words, text[match.end():]):
             words = words[1:]  # capitalised only as a sentence's first word
+        if words[:1] == ["New"] and " ".join(words[:3]).lower() not in place_names() and " ".join(
+                words[:2]).lower() not in place_names():
+            words = words[1:]  # "New phone", but "New York City", "New Zealand"
         words = [w for w in words if _is_word_of_a_name(w) or w in _SMALL_WORDS]
         while words and words[0] in _SMALL_WORDS:
             words = words[1:]
@@ -340,6 +351,11 @@ def org_role_mentions(text: str) -> list[str]:
     """What one's own place of work, study or belonging is called where it has no name: "studio" for "my
     dance studio", "team" for "our team" (not "my team, the Wolves")."""
     return list(dict.fromkeys(match.group("what").lower() for match in _ORG_ROLE.finditer(text)))
+
+
+def same_role_words(role: str) -> set[str]:
+    """The words for the same role of one person ("husband" → husband, wife, partner, …)."""
+    return next((group for group in ROLE_GROUPS if role in group), {role})
 
 
 def role_mentions(text: str) -> list[Mention]:

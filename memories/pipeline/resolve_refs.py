@@ -5,9 +5,10 @@ fuzzy). A new form of a known name becomes an alias ("Sarah Chen" after "Sarah"
 is the same person, and the fuller form becomes the canonical name); an unknown
 name becomes a new entity; "Sarah is my manager" gives Sarah the role alias "my
 manager", so "my boss" resolves to her afterwards. A role phrase nobody holds
-yet ("my mom", Caroline's "my husband") used in two or more sessions becomes an
-unnamed person of its own ("My mom", "Caroline's husband") with the role as
-alias and the relation to its owner; when the role's holder is named later ("my
+yet used in two or more sessions (Caroline's "my friend"), or at once for a role
+only one person holds ("my mom", "my husband"), becomes an unnamed person of its
+own ("My mom", "Caroline's husband") with the role as alias and the relation to
+its owner; when the role's holder is named later ("my
 husband Tom"), the node is merged into Tom (aliases kept). A mention matching two
 people equally (two Sarahs) is never merged blindly: an ambiguous_match
 EntityReview is opened and the memory goes to review. Every mention left
@@ -17,13 +18,16 @@ recorded as mentioned in the session (one statement per message: `mentions_recor
 from entities.merge import entity_merge
 from entities.models import AliasOrigin, Entity, EntityKind
 from entities.names import is_role_phrase, normalize_name
-from entities.resolver import Resolution, resolve_mention, resolve_or_create
+from entities.resolver import DirectMatches, Resolution, resolve_mention, resolve_or_create
 from entities.services import (
-    ROLE_UNNAMED, ambiguity_review_record, entity_create, mentions_record, relation_upsert, role_alias_assign,
-    role_mention_sessions, self_entity, unresolved_record,
+    ROLE_UNNAMED, alias_add, ambiguity_review_record, entity_create, mentions_record, relation_upsert,
+    role_alias_assign, role_mention_sessions, said_role_forms, self_entity, unresolved_record,
 )
 
-ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention
+ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention…
+# …unless one person holds it: there is one "my mom", but "my friend" or "my son" may be anyone of several.
+ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
+                    "grandma", "grandmother", "grandpa", "grandfather"}
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
 
 
@@ -92,23 +96,31 @@ def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mentio
 def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str, Mention], message_id: str) -> None:
     """"my mom": the person who holds the role (named or not), or — said in a second session — a new
     unnamed person holding it, related to its owner; until then an unresolved mention of the session."""
-    found = resolve_mention(context.user_id, mention.text)
-    if found.method in ("partial", "fuzzy") or (found.entity and found.entity.kind != mention.kind):
-        # "Melanie's husband" is not Melanie, "my team" no person
-        found = Resolution(mention.text, None, "unresolved")
-    if found.entity or found.method == "ambiguous":
-        mention.entity, mention.ambiguous = found.entity, found.method == "ambiguous"
-        return
-    sessions = role_mention_sessions(user_id=context.user_id, mention=mention.text) | {context.session_id}
-    if len(sessions) < ROLE_NODE_MIN_SESSIONS or not mention.role_predicate:
+    forms = mention.role_forms or (mention.text,)
+    direct = DirectMatches.read(context.user_id, forms)  # one statement for every way of saying the role
+    for form in sorted(forms, key=lambda f: f != mention.text):
+        found = resolve_mention(context.user_id, form, direct)
+        if found.method in ("partial", "fuzzy") or (found.entity and found.entity.kind != mention.kind):
+            found = Resolution(form, None, "unresolved")  # "Melanie's husband" is not Melanie, "my gym" no person
+        if found.entity or found.method == "ambiguous":
+            mention.entity, mention.ambiguous = found.entity, found.method == "ambiguous"
+            return
+    sessions = role_mention_sessions(user_id=context.user_id, mentions=forms) | {context.session_id}
+    one_holder = mention.text.rsplit(" ", 1)[-1] in ONE_HOLDER_ROLES
+    if (len(sessions) < ROLE_NODE_MIN_SESSIONS and not one_holder) or not mention.role_predicate:
         unresolved_record(user_id=context.user_id, session_id=context.session_id, mention=mention.text,
                           reason=ROLE_UNNAMED)
         return
     resolve_one(mention.owner, context, seen)
     node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), kind=mention.kind,
                          origin=AliasOrigin.ROLE)
+    said = said_role_forms(user_id=context.user_id, mentions=forms)
+    for form in said - {mention.text}:
+        alias_add(entity=node, alias=form, origin=AliasOrigin.ROLE)  # "Melanie's partner" said before
     subject, object = (mention.owner.entity, node) if mention.owner_is_subject else (node, mention.owner.entity)
-    relation_upsert(subject=subject, predicate=mention.role_predicate, object=object,
+    said_spouse = any(form.rsplit(" ", 1)[-1] in ("husband", "wife", "hubby", "missus") for form in said | {mention.text})
+    predicate = "spouse_of" if mention.role_predicate == "partner_of" and said_spouse else mention.role_predicate
+    relation_upsert(subject=subject, predicate=predicate, object=object,
                     session_id=context.session_id, source_message_id=message_id)
     mention.entity = node
 

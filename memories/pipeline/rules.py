@@ -29,7 +29,7 @@ from memories.pipeline.base import (
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.names_in_text import (
     ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_mentions, org_role_mentions, person_statement,
-    role_mentions,
+    role_mentions, same_role_words,
 )
 from recall_site.config import recall_setting
 
@@ -392,7 +392,8 @@ def _mentions(text: str, message: Message) -> list[Mention]:
     for mention in role_mentions(text):
         role = mention.text.removeprefix("my ")
         found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
-                             role_predicate=ROLE_WORDS.get(role, "")))
+                             role_predicate=ROLE_WORDS.get(role, ""),
+                             role_forms=tuple(sorted(_role_node_name(message, word) for word in same_role_words(role)))))
     for what in org_role_mentions(text):
         found.append(Mention(_role_node_name(message, what), kind="org", owner=first_person(message, "subject"),
                              role_predicate=ORG_ROLE_WORDS[what], owner_is_subject=True))
