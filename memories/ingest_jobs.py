@@ -21,6 +21,7 @@ import logging
 from dataclasses import asdict
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -56,7 +57,8 @@ def ingest_job_enqueue(*, user_id: str, session_id: str, source: str, actor: str
 
 def _enqueue(job_id: int) -> None:
     INGEST_JOBS.labels("queued").inc()
-    async_task(task_name(run_ingest_job), job_id)  # it calls ingest_job_run
+    # it calls ingest_job_run, in the ingest cluster (recall_site/settings.py: RECALL_INGEST_QUEUE)
+    async_task(task_name(run_ingest_job), job_id, cluster=settings.RECALL_INGEST_QUEUE)
 
 
 def ingest_job_for(*, user_id: str, public_id: str) -> IngestJob | None:

@@ -206,6 +206,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Background ingest jobs ("wait": false) have a queue and a cluster of their own (`Q_CLUSTER_NAME=recall-ingest
+# manage.py qcluster`; `manage.py serve` starts both), so a small job never waits behind another import's
+# embedding batches in the main queue.
+RECALL_INGEST_QUEUE = "recall-ingest"
 Q_CLUSTER = {
     "name": "recall",
     "orm": "default",
@@ -215,6 +219,7 @@ Q_CLUSTER = {
     "max_attempts": 3,
     "catch_up": False,
     "sync": envbool("RECALL_Q_SYNC", "False"),
+    "ALT_CLUSTERS": {RECALL_INGEST_QUEUE: {"workers": envint("RECALL_INGEST_WORKERS", "1")}},
 }
 
 # Recall's own configuration (recall_site/defaults.yaml + overrides).

@@ -42,6 +42,10 @@ class Command(BaseCommand):
         children = [
             subprocess.Popen([sys.executable, "manage.py", "qcluster"],
                              env={**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker"}),
+            # Background ingest jobs in a cluster of their own: never behind the main queue's embedding work.
+            subprocess.Popen([sys.executable, "manage.py", "qcluster"],
+                             env={**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker",
+                                  "Q_CLUSTER_NAME": settings.RECALL_INGEST_QUEUE}),
             subprocess.Popen(_dev_server(addr) if dev else _web_server(addr, workers), env=_web_environment(workers)),
         ]
         self._wait(children)
