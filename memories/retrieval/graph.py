@@ -16,7 +16,9 @@ unrelated memory ~0.4 against a question naming that person, where the memory
 that answers it scores 0.65-0.85. Memories of people reached through a relation
 join as they are ("how is Tom's family doing" → his daughter's birthday): that
 is what the walk is for, and the per-hop penalty orders them after the named
-person's. The walk never passes through the user's own entity.
+person's. A reached hub (`graph_hub_memories` memories or more: the other speaker
+of a chat, a friend named in hundreds) is held to the named person's bar, or its
+newest memories would join every question about its friend. The walk never passes through the user's own entity.
 
 The pool per reached entity is its newest `graph_memories_per_entity` memories
 plus those of the lexical and semantic candidates linked to it, so an old memory
@@ -133,12 +135,18 @@ def reach_paths(reached: list) -> dict[int, str]:
 
 # The reached entities' pooled memories: each entity's `per_entity` newest linked memories and its
 # linked ones among the other retrievers' candidates ({found}, an SQL array), each memory once, with its
-# nearest reached entity (the earlier one in `reached` order on a tie).
+# nearest reached entity (the earlier one in `reached` order on a tie) and whether that entity is a hub
+# (`graph_hub_memories` linked memories or more).
 _POOL_SQL = """
 JOIN (
-    SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth
+    SELECT DISTINCT ON (linked.memory_id) linked.memory_id, reached.entity_id, reached.depth, hubs.hub
     FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
          AS reached(entity_id, depth, position)
+    CROSS JOIN LATERAL (
+        SELECT count(*) >= %(hub_memories)s AS hub FROM (
+            SELECT 1 FROM memories_memoryentity WHERE entity_id = reached.entity_id LIMIT %(hub_memories)s
+        ) AS first_links
+    ) AS hubs
     JOIN (
         SELECT newest.memory_id, start.entity_id FROM unnest(%(reached_ids)s::bigint[]) AS start(entity_id)
         CROSS JOIN LATERAL (
@@ -167,11 +175,12 @@ def graph_pool(eligible: Eligible, reached: list, *, found: str, max_distance: s
     order all run in the database.
     """
     params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
-              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity")}
+              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity"),
+              "hub_memories": recall_setting("memory_retrieval.graph_hub_memories")}
     where = ""
     if vector is not None:
         distance = f"coalesce(m.embedding <=> {vector}, {max_distance})"
-        where = f"(pool.depth > 0 OR {distance} <= {max_distance})"
+        where = f"((pool.depth > 0 AND NOT pool.hub) OR {distance} <= {max_distance})"
         order = f"{distance} + %(penalty)s * pool.depth, m.importance DESC, m.id DESC"
         params["penalty"] = recall_setting("memory_retrieval.graph_depth_penalty")
     else:

@@ -229,3 +229,21 @@ def test_events_about_a_person_not_mentioned_for_180_days_decay_twice_as_fast(al
     freshness = {hit["content"]: hit["freshness"] for hit in search(alice_api, "board game night")["results"]}
     assert abs(freshness["Board game night with Hugo"] - 0.9 * 0.5 ** (15 / 30)) < 0.01
     assert abs(freshness["Board game night with Greta"] - 0.9 * 0.5 ** (15 / 15)) < 0.01
+
+
+def test_a_friend_who_is_a_hub_brings_only_related_memories(alice_api, remember, recall_config):
+    recall_config({"memory_retrieval": {"graph_hub_memories": 5}})
+    caroline, melanie = factories.person("alice", "Caroline"), factories.person("alice", "Melanie")
+    factories.relation(caroline, "friend_of", melanie)  # the two speakers of a chat: each a hub
+    support = remember("Went to an LGBTQ support group meeting, it was powerful", type="event",
+                       entities=[caroline], age_days=120)
+    hers = [remember(text, type="event", entities=[melanie], age_days=n) for n, text in enumerate([
+        "Melanie's new running shoes are blue", "Melanie baked bread on Sunday", "Melanie repainted her kitchen",
+        "Melanie watched a sci-fi film", "Melanie's cat knocked over a plant", "Melanie tried a new ramen place"])]
+    result = search(alice_api, "When did Caroline go to the LGBTQ support group?", hints={"hop": 1})
+    graph_found = {hit["id"] for hit in result["results"] if "graph" in hit["explanation"]["retrievers"]}
+    assert support.pk in graph_found and not graph_found & {memory.pk for memory in hers}
+    recall_config({"memory_retrieval": {"graph_hub_memories": 50}})  # Melanie is no hub: her newest join
+    result = search(alice_api, "When did Caroline go to the LGBTQ support group?", hints={"hop": 1})
+    assert {hit["id"] for hit in result["results"] if "graph" in hit["explanation"]["retrievers"]} & {
+        memory.pk for memory in hers}
