@@ -8,6 +8,7 @@ environment; docs/security.md lists the production values that make
 PostgreSQL 16 + pgvector (pgserver) is started from var/pgdata.
 """
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -126,17 +127,25 @@ else:
 # in transaction mode). `manage.py serve` sizes the pools of its web workers and worker cluster so that
 # together they stay under the server's max_connections (docs/scaling.md).
 # The backend (recall_site/postgresql) is Django's, with a pool that fails fast while the server is down.
-DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "4")
+# A worker-cluster process (`manage.py qcluster`) runs one task at a time on one persistent connection instead:
+# its tasks hold session-level advisory locks (recall_site/locks.py) across django-q's own connection checks,
+# which with a pool would hand the connection back mid-task.
+DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "0" if sys.argv[1:2] == ["qcluster"] else "4")
 DATABASES["default"]["ENGINE"] = "recall_site.postgresql"
 # What pg_stat_activity shows for this process's connections (`manage.py serve`: recall-web, recall-worker).
 DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get("RECALL_DB_APPLICATION_NAME",
                                                                                      "recall")
 if DB_POOL_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    from recall_site.pool_reset import reset_pooled_connection
+
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": DB_POOL_SIZE, "max_size": DB_POOL_SIZE, "name": "recall",
         "timeout": float(os.environ.get("RECALL_DB_POOL_TIMEOUT", "5")),
+        "reset": reset_pooled_connection,  # no session lock outlives its borrower
     }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = 60  # one persistent connection per thread
 
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "test_recall")}
 
