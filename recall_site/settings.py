@@ -124,8 +124,8 @@ else:
 # Django's OPTIONS["pool"]): a request borrows one and gives it back when it ends, so a burst of requests
 # waits for a connection (at most RECALL_DB_POOL_TIMEOUT seconds, then a 503 with Retry-After) instead of
 # opening one per request thread. 0 turns the pool off (one connection per request; e.g. behind PgBouncer
-# in transaction mode). `manage.py serve` sizes the pools of its web workers and worker cluster so that
-# together they stay under the server's max_connections (docs/scaling.md).
+# in transaction mode). Web workers × pool size + worker-cluster processes must stay under the server's
+# max_connections (docs/scaling.md).
 # The backend (recall_site/postgresql) is Django's, with a pool that fails fast while the server is down.
 # A worker-cluster process (`manage.py qcluster`) runs one task at a time on one persistent connection instead:
 # its tasks hold session-level advisory locks (recall_site/locks.py) across django-q's own connection checks,
