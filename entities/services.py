@@ -88,7 +88,8 @@ def entity_kind_correct(*, entity: Entity, kind: str) -> Entity:
     exists too)."""
     if entity.kind != EntityKind.PERSON or kind not in KINDS_OVER_PERSON:
         return entity
-    if not Entity.objects.live().filter(user_id=entity.user_id, kind=kind, normalized_name=entity.normalized_name).exists():
+    twin = Entity.objects.live().filter(user_id=entity.user_id, kind=kind, normalized_name=entity.normalized_name)
+    if not twin.exists():
         Entity.objects.filter(pk=entity.pk).update(kind=kind)
         entity.kind = kind
     return entity

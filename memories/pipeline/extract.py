@@ -7,9 +7,9 @@ is one more entry. Before extracting, the stage reads which of the batch's
 sentence-first capitalised words the user's history knows as names (named in
 mid-sentence in the batch, a speaker's name, or an entity or alias of the user's:
 one statement, only for the words that need it), so that "Caroline loved it"
-names Caroline and "Super excited!" names nobody (`names_in_text`). Any failure of the LLM extractor (`LLMExtractionError`), or an
-empty answer for a message the pre_filter judged relevant, falls back to the
-rules, which never return nothing:
+names Caroline and "Super excited!" names nobody (`names_in_text`). Any failure
+of the LLM extractor (`LLMExtractionError`), or an empty answer for a message the
+pre_filter judged relevant, falls back to the rules, which never return nothing:
 a relevant message matching no pattern is kept as an episodic event with the
 words as said (see `rules.py`). Both take a transcript line's speaker
 (`Message.speaker`) as the "I" of the message, and every candidate of that line

@@ -131,8 +131,8 @@ _PERSON_AFTER = re.compile(
     r"moving|visiting|coming|staying|leaving|retiring|graduating|planning|thinking|hoping|starting)\b)",
     re.IGNORECASE)
 # A title in quotes: one to eight words, most of them capitalised ("Becoming Nicole", "A Dance with Dragons").
-_QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]|(?<![\w'’])['‘](?P<single>[A-Z][^'‘’.!?]{0,60}?)"
-                     r"[.!?,]?['’](?![\w'’])")
+_QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]|"
+                     r"(?<![\w'’])['‘](?P<single>[A-Z][^'‘’.!?]{0,60}?)[.!?,]?['’](?![\w'’])")
 # wordfreq's Zipf scale: a word used more than ten times in a million ("so", "intense", "tv") is a word.
 SHOUTED_ZIPF = 4.0
 _KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())

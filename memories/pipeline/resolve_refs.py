@@ -26,6 +26,7 @@ from entities.services import (
 
 ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention…
 # …unless one person holds it: there is one "my mom", but "my friend" or "my son" may be anyone of several.
+SPOUSE_WORDS = {"husband", "wife", "hubby", "missus"}  # "my partner" said of a husband is still a spouse
 ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
                     "grandma", "grandmother", "grandpa", "grandfather"}
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
@@ -118,7 +119,7 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
     for form in said - {mention.text}:
         alias_add(entity=node, alias=form, origin=AliasOrigin.ROLE)  # "Melanie's partner" said before
     subject, object = (mention.owner.entity, node) if mention.owner_is_subject else (node, mention.owner.entity)
-    said_spouse = any(form.rsplit(" ", 1)[-1] in ("husband", "wife", "hubby", "missus") for form in said | {mention.text})
+    said_spouse = any(form.rsplit(" ", 1)[-1] in SPOUSE_WORDS for form in said | {mention.text})
     predicate = "spouse_of" if mention.role_predicate == "partner_of" and said_spouse else mention.role_predicate
     relation_upsert(subject=subject, predicate=predicate, object=object,
                     session_id=context.session_id, source_message_id=message_id)

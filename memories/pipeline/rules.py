@@ -48,7 +48,8 @@ _SENTENCES = re.compile(r"(?<=[.!?;])\s+")
 
 _INFERENCE = re.compile(
     r"\b(?:(?:the user|user|you)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
-    r"might be|may be|must be|was probably|is probably)|i\s+(?:seem(?:ed)?|appear(?:ed)?|look(?:ed)?|sound(?:ed)?))\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
+    r"might be|may be|must be|was probably|is probably)|i\s+(?:seem(?:ed)?|appear(?:ed)?|look(?:ed)?|sound(?:ed)?))"
+    r"\s+(?:to be\s+|really\s+|very\s+|a bit\s+|kind of\s+|"
     r"quite\s+|pretty\s+|a little\s+)*(?!(?:able|going|getting|trying|doing|having|like|right|the|an?)\b)"
     r"(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
@@ -57,9 +58,10 @@ _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:m
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 _PET_NAMES = re.compile(
-    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one) (?:(?:new|little|old|sweet|adopted|rescued?|baby|two|three|"
-    r"other|furry|fur|first|second) )*)(?i:" + PET[:-1] + r")),? (?i:(?:who is |who's )?(?:named|called) )?"
-    + NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one) (?:(?:new|little|old|sweet|adopted|rescued?|"
+    r"baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
+    r"(?i:(?:who is |who's )?(?:named|called) )?" + NAME.format("names")
+    + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
                           + PET + r")\b")
 # A pet named in the next breath ("I got a puppy! Her name's Coco"), or walked ("took Max for a walk").
@@ -249,8 +251,9 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
                     found.append(_fact(f"{name} is a {kind.removesuffix('s')}", "", [pet], domain="personal"))
                 else:
                     owner, whose_name = first_person(message, "object"), message.speaker or "the user"
-                    found.append(_relation(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner))
-                    found[-1].domain = "personal"
+                    relation = _relation(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner)
+                    relation.domain = "personal"
+                    found.append(relation)
         if found:
             break
     return found
@@ -299,7 +302,8 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
     if match := _ALLERGY.search(sentence):
         what = match.group("what").strip()
         said = f"Might be allergic to {what} (unsure)" if match.group("hedge") else f"Allergic to {what}"
-        found.append(_fact(_about(message, said, " is " if not match.group("hedge") else " "), "", [me], domain="health",
+        link = " " if match.group("hedge") else " is "
+        found.append(_fact(_about(message, said, link), "", [me], domain="health",
                            importance=default_importance("health_fact")))
     if match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
@@ -393,7 +397,8 @@ def _mentions(text: str, message: Message) -> list[Mention]:
         role = mention.text.removeprefix("my ")
         found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
                              role_predicate=ROLE_WORDS.get(role, ""),
-                             role_forms=tuple(sorted(_role_node_name(message, word) for word in same_role_words(role)))))
+                             role_forms=tuple(sorted(_role_node_name(message, word)
+                                                     for word in same_role_words(role)))))
     for what in org_role_mentions(text):
         found.append(Mention(_role_node_name(message, what), kind="org", owner=first_person(message, "subject"),
                              role_predicate=ORG_ROLE_WORDS[what], owner_is_subject=True))
