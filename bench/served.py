@@ -1,8 +1,8 @@
 """The served path for the benchmarks: a real `manage.py serve` on the bench's own database, and HTTP clients.
 
 `serving(database)` starts `manage.py serve --no-demo` (uvicorn with its web workers, the worker cluster)
-on a free loopback port against a database the bench has loaded (the embedded server's, by its socket) and
-waits until /api/v1/ready answers 200; `timed_posts` sends JSON bodies over one keep-alive connection or a
+on a free loopback port against a database the bench has loaded (the embedded server's, by its socket),
+waits until /api/v1/ready answers 200 and then SETTLE_SECONDS more (the other processes' start-up); `timed_posts` sends JSON bodies over one keep-alive connection or a
 new connection per request (http.client, as `requests.Session` or curl would) and returns the latencies.
 """
 import http.client
@@ -18,6 +18,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
+# Ready is not yet quiet: the other web worker and both worker clusters are still loading the model.
+SETTLE_SECONDS = 45
 
 
 def free_port() -> int:
@@ -56,6 +58,7 @@ def serving(settings_dict: dict, *, workers: int = 2):
             time.sleep(0.5)
         else:
             raise RuntimeError("manage.py serve was not ready within 180 s")
+        time.sleep(SETTLE_SECONDS)
         yield port
     finally:
         if serve.poll() is None:
