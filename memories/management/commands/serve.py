@@ -1,4 +1,5 @@
-"""Run Recall: migrate, load the demo data, then a production web server and a django-q2 worker.
+"""Run Recall: migrate, load the demo data, then a production web server and two django-q2 worker clusters
+(the main one, and `recall-ingest` for background ingest jobs).
 
 The web server is uvicorn (ASGI: the console, the REST API and the MCP endpoint at /mcp) with
 `--workers` processes (`RECALL_WEB_WORKERS`, default 2); static files come from WhiteNoise. `--dev`
