@@ -216,8 +216,7 @@ def resolve_or_create(*, user_id: str, mention: str, kind: str = EntityKind.PERS
             alias_add(entity=resolution.entity, alias=mention, origin=origin)
         if resolution.method == "partial":
             entity_name_complete(entity=resolution.entity, mention=mention)
-        if kind in (EntityKind.PET, EntityKind.THING):  # "my dog Rex", "playing Zelda": never a person
-            entity_kind_correct(entity=resolution.entity, kind=kind)
+        entity_kind_correct(entity=resolution.entity, kind=kind)  # "my dog Rex": Rex was never a person
         return resolution
     normalized = normalize_name(mention)
     if resolution.method == "ambiguous" or is_role_phrase(normalized) or is_not_a_name(normalized):

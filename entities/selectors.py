@@ -76,7 +76,6 @@ def entity_neighbourhood(entity: Entity, hop: int) -> Neighbourhood:
     return Neighbourhood(root=entity, hop=hop, nodes=nodes, edges=graph_neighbourhood(entity, hops=hop))
 
 
-
 _KNOWN_FORMS_SQL = f"""
 SELECT split_part(normalized_name, ' ', 1), normalized_name FROM {Entity._meta.db_table}
 WHERE user_id = %(user_id)s AND deleted_at IS NULL

@@ -78,14 +78,13 @@ def entity_name_complete(*, entity: Entity, mention: str) -> Entity:
     return entity
 
 
-# Kinds a mention says with evidence of its own ("my dog Rex", "Acme Inc", "in Lisbon"): they correct an
+# Kinds a later mention can say with evidence of its own ("my dog Rex", "playing Zelda"): they correct an
 # entity first taken for a person, the kind a name gets when nothing says otherwise.
-KINDS_OVER_PERSON = {EntityKind.PET, EntityKind.PLACE, EntityKind.ORG, EntityKind.THING}
+KINDS_OVER_PERSON = {EntityKind.PET, EntityKind.THING}
 
 
 def entity_kind_correct(*, entity: Entity, kind: str) -> Entity:
-    """A person named as a pet, a place, an org or a thing with evidence becomes one (unless that entity
-    exists too)."""
+    """A person named as a pet or a thing with evidence becomes one (unless that entity exists too)."""
     if entity.kind != EntityKind.PERSON or kind not in KINDS_OVER_PERSON:
         return entity
     twin = Entity.objects.live().filter(user_id=entity.user_id, kind=kind, normalized_name=entity.normalized_name)
@@ -139,16 +138,10 @@ def unresolved_record(*, user_id: str, session_id: str, mention: str, reason: st
 ROLE_UNNAMED = "role_unknown"  # the unresolved reason of a role phrase nobody holds yet ("my mom")
 
 
-def role_mention_sessions(*, user_id: str, mentions) -> set[str]:
-    """The sessions in which one of these role phrases was said while nobody held it."""
+def role_phrases_said(*, user_id: str, mentions) -> set[tuple[str, str]]:
+    """(session id, phrase) for each of these role phrases said while nobody held the role."""
     return set(UnresolvedReference.objects.filter(user_id=user_id, mention__in=list(mentions), reason=ROLE_UNNAMED)
-               .values_list("session_id", flat=True).distinct())
-
-
-def said_role_forms(*, user_id: str, mentions) -> set[str]:
-    """Which of these role phrases were said while nobody held the role."""
-    return set(UnresolvedReference.objects.filter(user_id=user_id, mention__in=list(mentions), reason=ROLE_UNNAMED)
-               .values_list("mention", flat=True).distinct())
+               .values_list("session_id", "mention").distinct())
 
 
 def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,

@@ -101,7 +101,8 @@ def semantic_status(wait: bool = True) -> dict:
 
 
 def warm_up() -> None:
-    """Load the model, run the canary and embed the query-domain centroids before the first search needs them.
+    """Load the model, run the canary, embed the query-domain centroids and read the place names before the
+    first search or ingest needs them.
 
     Then the objects loaded so far leave the garbage collector's generations (gc.freeze): they live
     as long as the process, and a full collection walking the model's ~480k objects paused whichever
@@ -111,6 +112,9 @@ def warm_up() -> None:
         from memories.retrieval.gating import query_domain_centroids
 
         query_domain_centroids()
+    from memories.pipeline.names_in_text import place_names
+
+    place_names()  # the gazetteer, read once: not in the first ingest's time
     gc.freeze()
 
 

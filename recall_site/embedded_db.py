@@ -17,8 +17,8 @@ DATABASE_NAME = "recall"
 MAX_CONNECTIONS = 100
 SERVER_SETTINGS = {
     "shared_buffers": "1GB",
-    # The connections `manage.py serve` may open (its web workers' and worker cluster's pools, recall_site/
-    # settings.py) must fit under this, with room for psql, migrations and benches.
+    # The connections `manage.py serve` may open (its web workers' pools, one per worker-cluster process:
+    # recall_site/settings.py) must fit under this, with room for psql, migrations and benches.
     "max_connections": str(MAX_CONNECTIONS),
     # The server log keeps no user data: a failed statement's DETAIL / CONTEXT lines and the statement
     # itself quote the values ("Key (name)=(emma larsson) already exists"); see docs/security.md.

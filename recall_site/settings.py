@@ -123,14 +123,15 @@ else:
 # Each process keeps a fixed pool of RECALL_DB_POOL_SIZE PostgreSQL connections (psycopg_pool, through
 # Django's OPTIONS["pool"]): a request borrows one and gives it back when it ends, so a burst of requests
 # waits for a connection (at most RECALL_DB_POOL_TIMEOUT seconds, then a 503 with Retry-After) instead of
-# opening one per request thread. 0 turns the pool off (one connection per request; e.g. behind PgBouncer
-# in transaction mode). Web workers × pool size + worker-cluster processes must stay under the server's
+# opening one per request thread. 0 turns the pool off (a web process then opens one connection per request,
+# e.g. behind PgBouncer in transaction mode). Web workers × pool size + worker-cluster processes must stay under the server's
 # max_connections (docs/scaling.md).
 # The backend (recall_site/postgresql) is Django's, with a pool that fails fast while the server is down.
 # A worker-cluster process (`manage.py qcluster`) runs one task at a time on one persistent connection instead:
 # its tasks hold session-level advisory locks (recall_site/locks.py) across django-q's own connection checks,
 # which with a pool would hand the connection back mid-task.
-DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "0" if sys.argv[1:2] == ["qcluster"] else "4")
+WORKER_PROCESS = sys.argv[1:2] == ["qcluster"]
+DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "0" if WORKER_PROCESS else "4")
 DATABASES["default"]["ENGINE"] = "recall_site.postgresql"
 # What pg_stat_activity shows for this process's connections (`manage.py serve`: recall-web, recall-worker).
 DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get("RECALL_DB_APPLICATION_NAME",
@@ -145,7 +146,8 @@ if DB_POOL_SIZE > 0:
         "reset": reset_pooled_connection,  # no session lock outlives its borrower
     }
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = 60  # one persistent connection per thread
+    # A worker keeps its one connection; a web process without a pool must not keep one per request thread.
+    DATABASES["default"]["CONN_MAX_AGE"] = 60 if WORKER_PROCESS else 0
 
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "test_recall")}
 

@@ -81,5 +81,5 @@ def known_names(messages: list[Message], context: IngestContext) -> frozenset[st
     known = {normalize_name(m.speaker) for m in messages if m.speaker}
     for message in messages:
         known |= mid_sentence_names(message.content)
-    wanted = set().union(*(sentence_first_words(m.content) for m in messages)) - known if messages else set()
+    wanted = set().union(*(sentence_first_words(m.content) for m in messages)) - known
     return frozenset(known | known_name_forms(context.user_id, wanted))

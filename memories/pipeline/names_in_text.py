@@ -5,15 +5,16 @@ A capitalised word in mid-sentence is a name unless it holds a digit ("Kvikk-471
 question word or sentence starter ("What", "Hey", "Thanks"), a weekday, a month or a holiday, a
 nationality or language ("French"), or a common word in capitals for emphasis ("SO", "INTENSE"). The
 first word of a sentence (or of a line, a quote or a bullet) is capitalised whatever it is, so there it
-is a name only with evidence (`has_evidence`): it is a rare word (wordfreq's frequency; not a
-misspelling unknown to it, not a gerund or adverb), the user's history knows it as a name (a name
-written in mid-sentence in the same batch, or an entity or alias of the user's: `names_known`), or the
-words after it make it one ("X said", "X and I", "X's"). "Super", "Gotta", "Luckily", "Hiking" never
-become entities.
+is a name only with evidence (`has_evidence`): the user's history knows it as a name (a name written in
+mid-sentence in the same batch, a speaker, or an entity or alias of the user's: `names_known`), or the
+words after it make it one ("X said", "X and I", "X, my sister", "X is worried"). "Super", "Gotta",
+"Luckily", "Hiking" never become entities. (Rarity by word frequency was tried as evidence too: on real
+chat it let in misspellings and slang, "Remenber", "Looky", and no names.)
 
 Cheap context rules decide what a name is: a person unless its own words say otherwise ("Acme Inc",
-"Stanford University", "Lake Tahoe", an acronym), or the words around it do — "on Duolingo", "the Strava
-app", "playing Zelda" make a thing, "at/for X" an org, "in/to/from X" a place; "Sarah's" is always
+"Stanford University", "Lake Tahoe", an acronym, a title in quotes), a gazetteer does (GeoNames' countries,
+US states and larger cities), or the words around it do — "my dog Rex" a pet, "on Duolingo", "the Strava
+app", "playing Zelda" a thing, "at/for X" an org, "in X" or "flew to X" a place; "Sarah's" is always
 someone's.
 """
 import re
@@ -49,7 +50,12 @@ ROLE_GROUPS = [
     {"boss", "manager", "supervisor"}, {"grandma", "grandmother"}, {"grandpa", "grandfather"},
     {"fiancé", "fiancée", "fiance", "fiancee"},
 ]
-# Places of one's own work, study or belonging, named by what they are ("my dance studio", "my team"):
+# Roles only one person holds at a time: a role node at its first mention ("my mom"; "my friend" may be
+# anyone of several), and the spouse words ("my partner" said of a husband is still a spouse).
+ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
+                    "grandma", "grandmother", "grandpa", "grandfather"}
+SPOUSE_WORDS = {"husband", "wife", "hubby", "missus"}
+# Places of one's own work, study or belonging, named by what they are ("my dance studio", "our church"):
 # the word → how the owner is related to it.
 ORG_ROLE_WORDS = {
     "studio": "works_at", "store": "works_at", "shop": "works_at", "business": "works_at", "company": "works_at",
@@ -186,8 +192,8 @@ def is_name(text: str) -> bool:
 
 @contextmanager
 def names_known(names):
-    """Within this block, these normalised names (and their first words) count as known to the user's
-    history: a sentence may start with one of them (the extract stage reads them for a batch)."""
+    """Within this block, these normalised names count as known to the user's history: a sentence may start
+    with one of them (the extract stage reads them for a batch)."""
     token = _KNOWN_NAMES.set(frozenset(names))
     try:
         yield
@@ -301,8 +307,8 @@ def sentence_first_words(text: str) -> set[str]:
 
 
 def name_kind(name: str, before: str, after: str) -> str:
-    """person, org, place or thing, from the name as written ("Sarah's", "Acme Inc", "NASA"), then the
-    words around it."""
+    """person, pet, org, place or thing, from the name as written ("Sarah's", "Acme Inc", "NASA"), the
+    gazetteer, then the words around it."""
     first, last = name.split(" ")[0].lower(), name.split(" ")[-1].lower()
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
         if last in words:
@@ -349,7 +355,7 @@ _ORG_ROLE = re.compile(
 
 def org_role_mentions(text: str) -> list[str]:
     """What one's own place of work, study or belonging is called where it has no name: "studio" for "my
-    dance studio", "team" for "our team" (not "my team, the Wolves")."""
+    dance studio", "club" for "our club" (not "my club, the Ravens")."""
     return list(dict.fromkeys(match.group("what").lower() for match in _ORG_ROLE.finditer(text)))
 
 

@@ -18,18 +18,15 @@ recorded as mentioned in the session (one statement per message: `mentions_recor
 from entities.merge import entity_merge
 from entities.models import AliasOrigin, Entity, EntityKind
 from entities.names import is_role_phrase, normalize_name
-from entities.resolver import DirectMatches, Resolution, resolve_mention, resolve_or_create
+from entities.resolver import DirectMatches, resolve_or_create
 from entities.services import (
     ROLE_UNNAMED, alias_add, ambiguity_review_record, entity_create, mentions_record, relation_upsert,
-    role_alias_assign, role_mention_sessions, said_role_forms, self_entity, unresolved_record,
+    role_alias_assign, role_phrases_said, self_entity, unresolved_record,
 )
-
-ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention…
-# …unless one person holds it: there is one "my mom", but "my friend" or "my son" may be anyone of several.
-SPOUSE_WORDS = {"husband", "wife", "hubby", "missus"}  # "my partner" said of a husband is still a spouse
-ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
-                    "grandma", "grandmother", "grandpa", "grandfather"}
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
+from memories.pipeline.names_in_text import ONE_HOLDER_ROLES, SPOUSE_WORDS
+
+ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention, unless one person holds it
 
 
 class ResolveRefs(Stage):
@@ -95,18 +92,25 @@ def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mentio
 
 
 def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str, Mention], message_id: str) -> None:
-    """"my mom": the person who holds the role (named or not), or — said in a second session — a new
-    unnamed person holding it, related to its owner; until then an unresolved mention of the session."""
+    """"my mom": the entity holding the role under any of its words (by name or role alias; two holders are an
+    ambiguity for review), or a new unnamed one related to its owner — at once for a role one person holds,
+    else once said in a second session; until then an unresolved mention of the session."""
     forms = mention.role_forms or (mention.text,)
     direct = DirectMatches.read(context.user_id, forms)  # one statement for every way of saying the role
-    for form in sorted(forms, key=lambda f: f != mention.text):
-        found = resolve_mention(context.user_id, form, direct)
-        if found.method in ("partial", "fuzzy") or (found.entity and found.entity.kind != mention.kind):
-            found = Resolution(form, None, "unresolved")  # "Melanie's husband" is not Melanie, "my gym" no person
-        if found.entity or found.method == "ambiguous":
-            mention.entity, mention.ambiguous = found.entity, found.method == "ambiguous"
-            return
-    sessions = role_mention_sessions(user_id=context.user_id, mentions=forms) | {context.session_id}
+
+    def holders(said: tuple) -> list:
+        return list({e.pk: e for form in said for e in direct.of(form) if e.kind == mention.kind}.values())
+
+    found = holders((mention.text,)) or holders(forms)
+    if len(found) > 1:
+        mention.ambiguous = True
+        ambiguity_review_record(user_id=context.user_id, candidates=found)
+        return
+    if found:
+        mention.entity = found[0]
+        return
+    said = role_phrases_said(user_id=context.user_id, mentions=forms)
+    sessions = {session for session, _ in said} | {context.session_id}
     one_holder = mention.text.rsplit(" ", 1)[-1] in ONE_HOLDER_ROLES
     if (len(sessions) < ROLE_NODE_MIN_SESSIONS and not one_holder) or not mention.role_predicate:
         unresolved_record(user_id=context.user_id, session_id=context.session_id, mention=mention.text,
@@ -115,11 +119,11 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
     resolve_one(mention.owner, context, seen)
     node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), kind=mention.kind,
                          origin=AliasOrigin.ROLE)
-    said = said_role_forms(user_id=context.user_id, mentions=forms)
-    for form in said - {mention.text}:
-        alias_add(entity=node, alias=form, origin=AliasOrigin.ROLE)  # "Melanie's partner" said before
+    phrases = {phrase for _, phrase in said} | {mention.text}
+    for phrase in phrases - {mention.text}:
+        alias_add(entity=node, alias=phrase, origin=AliasOrigin.ROLE)  # "Melanie's partner" said before
     subject, object = (mention.owner.entity, node) if mention.owner_is_subject else (node, mention.owner.entity)
-    said_spouse = any(form.rsplit(" ", 1)[-1] in SPOUSE_WORDS for form in said | {mention.text})
+    said_spouse = any(phrase.rsplit(" ", 1)[-1] in SPOUSE_WORDS for phrase in phrases)
     predicate = "spouse_of" if mention.role_predicate == "partner_of" and said_spouse else mention.role_predicate
     relation_upsert(subject=subject, predicate=predicate, object=object,
                     session_id=context.session_id, source_message_id=message_id)

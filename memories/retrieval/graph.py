@@ -18,7 +18,8 @@ join as they are ("how is Tom's family doing" → his daughter's birthday): that
 is what the walk is for, and the per-hop penalty orders them after the named
 person's. A reached hub (`graph_hub_memories` memories or more: the other speaker
 of a chat, a friend named in hundreds) is held to the named person's bar, or its
-newest memories would join every question about its friend. The walk never passes through the user's own entity.
+newest memories would join every question about its friend. The walk never passes
+through the user's own entity.
 
 The pool per reached entity is its newest `graph_memories_per_entity` memories
 plus those of the lexical and semantic candidates linked to it, so an old memory

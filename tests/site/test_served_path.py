@@ -1,8 +1,8 @@
 """The served path, measured where users meet it: a real `manage.py serve` with two web workers.
 
 A second request on a keep-alive connection is as fast as the first (no Nagle stall), and a burst of 64
-parallel clients neither opens more PostgreSQL connections than the pools allow nor leaves the service
-down: no 5xx, the connections back at their resting count, /api/v1/health answering, at once.
+parallel clients neither opens more PostgreSQL connections than the web workers' pools allow nor leaves the
+service down: no 5xx, the connections within the pools after it, /api/v1/health answering at once.
 """
 import http.client
 import statistics
@@ -14,7 +14,7 @@ import pytest
 
 from tests.site.live_serve import clean_up, free_port, fresh_var, start_serve
 
-POOL = 3  # per process: 2 web workers and the worker cluster's processes each keep this many
+POOL = 3  # connections each of the 2 web workers keeps (worker-cluster processes keep one each, unpooled)
 
 
 @pytest.fixture
