@@ -25,23 +25,40 @@ def name_tokens(normalized: str) -> tuple[list[str], bool]:
 
 
 def _same_token(a: str, b: str) -> bool:
-    return a == b or (len(a) >= 3 and len(b) >= 3 and fuzz.ratio(a, b) >= SAME_TOKEN_MIN_RATIO)
+    """The same word, or a typo of it ("jon" ~ "john"); a word with a digit in it only as itself."""
+    if a == b:
+        return True
+    if _has_digit(a) or _has_digit(b):
+        return False
+    return len(a) >= 3 and len(b) >= 3 and fuzz.ratio(a, b) >= SAME_TOKEN_MIN_RATIO
+
+
+def _has_digit(token: str) -> bool:
+    return any(char.isdigit() for char in token)
 
 
 def _initial_of(a: str, b: str) -> bool:
-    """"c" is the initial of "chen" (either way round)."""
+    """"c" is the initial of "chen" (either way round); "1" is no initial of "12"."""
+    if _has_digit(a) or _has_digit(b):
+        return False
     return (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
 
 
 def names_conflict(a: str, b: str) -> bool:
-    """Two full names that cannot be the same person: "sarah chen" vs "sarah miller"."""
+    """Two full names that cannot be the same person: a different first name or surname ("sarah chen" vs
+    "sarah miller"), as many words with one of them different ("person 1 test" vs "person 2 test"), or a
+    number only one of them has ("anna 2 lee" vs "anna lee"). A typo of a word is the same word."""
     ta, _ = name_tokens(a)
     tb, _ = name_tokens(b)
     if len(ta) < 2 or len(tb) < 2:
         return False
-    first_ok = _same_token(ta[0], tb[0]) or _initial_of(ta[0], tb[0])
-    last_ok = _same_token(ta[-1], tb[-1]) or _initial_of(ta[-1], tb[-1])
-    return not (first_ok and last_ok)
+    if len(ta) != len(tb):
+        pairs = [(ta[0], tb[0]), (ta[-1], tb[-1])]
+        if {t for t in ta if _has_digit(t)} != {t for t in tb if _has_digit(t)}:
+            return True
+    else:
+        pairs = list(zip(ta, tb))
+    return not all(_same_token(x, y) or _initial_of(x, y) for x, y in pairs)
 
 
 def name_likeness(a: str, b: str) -> float:

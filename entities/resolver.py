@@ -10,11 +10,13 @@ into an alias and an unknown name into a new entity.
 The write pipeline resolves nearly every mention of every message, so the lookups
 are hand-written SQL (read back with `models_from_sql`).
 """
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import connection
 from rapidfuzz import fuzz, process
 
+from entities.likeness import names_conflict
 from entities.models import Alias, AliasOrigin, Entity, EntityKind
 from entities.names import is_not_a_name, is_role_phrase, normalize_name, strip_accents, without_title
 from entities.services import ENTITY_FIELDS, alias_add, entity_create, entity_kind_correct, entity_name_complete
@@ -45,20 +47,34 @@ def resolve_mention(user_id: str, mention: str, direct: "DirectMatches | None" =
     # One query for the three direct methods, then the most specific non-empty one decides.
     if direct is None:
         direct = DirectMatches.read(user_id, [mention])
-    named = direct.of(mention)
+    found = resolve_direct(mention, direct.of(mention))
+    if found:
+        return found
+    if is_role_phrase(normalized):
+        return Resolution(mention, None, "unresolved")
+    return resolve_by_likeness(mention, NameTable(_name_table(user_id)), lambda ids: _live_entities(user_id, ids))
+
+
+def resolve_direct(mention: str, named: list[Entity]) -> Resolution | None:
+    """The exact, normalized or alias match among the entities `mention` names directly (DirectMatches.of)."""
+    normalized = normalize_name(mention)
     for method, matches in (
         ("exact", [e for e in named if e.canonical_name == mention.strip()]),
         ("normalized", [e for e in named if e.normalized_name == normalized]),
         ("alias", named),
     ):
-        found = _single(mention, matches, method, 1.0)
+        found = single_match(mention, matches, method, 1.0)
         if found:
-            found.known_form = bool(found.entity) and (method != "alias" or found.entity.has_alias)
+            found.known_form = bool(found.entity) and (method != "alias" or getattr(found.entity, "has_alias", True))
             return found
-    if is_role_phrase(normalized):
-        return Resolution(mention, None, "unresolved")
-    names = _name_table(user_id)
-    return _partial_match(user_id, names, mention, normalized) or _fuzzy_match(user_id, names, mention, normalized)
+    return None
+
+
+def resolve_by_likeness(mention: str, names: "NameTable", load) -> Resolution:
+    """The partial, else the fuzzy match of a mention no name or alias names directly; `load(ids)` gives the
+    live entities among those ids, oldest first."""
+    normalized = normalize_name(mention)
+    return _partial_match(names, mention, normalized, load) or _fuzzy_match(names, mention, normalized, load)
 
 
 # The user's live non-self entities named by some mentions: exactly, once normalised, or by an alias of a
@@ -91,7 +107,7 @@ class DirectMatches:
         return _DIRECT_SQL, {
             "direct_user_id": user_id, "direct_self": EntityKind.SELF.value,
             "direct_names": sorted({mention.strip() for mention in mentions}), "direct_normalized": sorted(normalized),
-            "direct_variants": sorted(set().union(*map(_variants, normalized))) if normalized else [],
+            "direct_variants": sorted(set().union(*map(name_variants, normalized))) if normalized else [],
         }
 
     @classmethod
@@ -104,7 +120,7 @@ class DirectMatches:
         """Up to LIMIT live non-self entities named `mention`, normalized-named like it, or with an alias of a
         variant of it; each with `has_alias`: whether its normalized form itself is one of its aliases."""
         name, normalized = mention.strip(), normalize_name(mention)
-        variants = _variants(normalized)
+        variants = name_variants(normalized)
         width = len(ENTITY_FIELDS)
         names = [field.attname for field in ENTITY_FIELDS]
         canonical, normal = names.index("canonical_name"), names.index("normalized_name")
@@ -116,11 +132,11 @@ class DirectMatches:
         return entities
 
 
-def _variants(normalized: str) -> set[str]:
+def name_variants(normalized: str) -> set[str]:
     return {normalized, strip_accents(normalized), without_title(normalized), strip_accents(without_title(normalized))}
 
 
-def _single(mention, matches, method, score):
+def single_match(mention, matches, method, score):
     if len(matches) == 1:
         return Resolution(mention, matches[0], method, score)
     if len(matches) > 1:
@@ -128,54 +144,71 @@ def _single(mention, matches, method, score):
     return None
 
 
-def _partial_match(user_id, names, mention, normalized):
-    """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen"."""
-    bare = strip_accents(without_title(normalized))
-    tokens = bare.split(" ")
-    titled = bare != strip_accents(normalized)
-    full_names = _full_names(names) if len(tokens) > 1 else {}
-    hits = {}
-    for name, entity_id in names:
-        name_tokens = strip_accents(name).split(" ")
-        if len(tokens) == 1 and len(name_tokens) > 1:
-            if (not titled and tokens[0] == name_tokens[0]) or (titled and tokens[0] == name_tokens[-1]):
-                hits[entity_id] = name
-        elif len(tokens) > 1 and len(name_tokens) == 1 and tokens[0] == name_tokens[0]:
-            # "Sarah Miller" must not land on "Sarah" when that Sarah is known to be Sarah Chen.
-            if not full_names.get(entity_id, set()) - {bare}:
-                hits[entity_id] = name
+class NameTable:
+    """(normalized name or alias, entity id) of a user's live non-self entities, indexed for the partial and
+    fuzzy matches. resolve_mention reads one per mention; a batch (the contacts import) reads one and `add`s
+    the names it writes: those take part in partial matches, while fuzzy matching stays on the names read."""
+
+    def __init__(self, rows):
+        self.by_first: dict[str, dict] = defaultdict(dict)   # "sarah" -> {id: "sarah chen"}: multi-word names
+        self.by_last: dict[str, dict] = defaultdict(dict)    # "chen" -> {id: "sarah chen"}
+        self.single: dict[str, dict] = defaultdict(dict)     # "sarah" -> {id: "sarah"}: one-word names
+        self.full_names: dict = defaultdict(set)             # id -> {"sarah chen"}, accent-free
+        self.fuzzy_ids = [entity_id for _name, entity_id in rows]
+        self.fuzzy_choices = [strip_accents(name) for name, _ in rows]
+        for name, entity_id in rows:
+            self.add(name, entity_id)
+
+    def add(self, name: str, entity_id) -> None:
+        bare = strip_accents(name)
+        tokens = bare.split(" ")
+        if len(tokens) > 1:
+            self.by_first[tokens[0]][entity_id] = name
+            self.by_last[tokens[-1]][entity_id] = name
+            self.full_names[entity_id].add(bare)
+        else:
+            self.single[tokens[0]][entity_id] = name
+
+    def partial_ids(self, normalized: str) -> list:
+        """"Sarah" ↔ "Sarah Chen", "Chen" (after a title: "Dr. Chen") ↔ "Sarah Chen", "Sarah Chen" ↔ "Sarah"."""
+        bare = strip_accents(without_title(normalized))
+        tokens = bare.split(" ")
+        if len(tokens) == 1:
+            titled = bare != strip_accents(normalized)
+            return list((self.by_last if titled else self.by_first).get(tokens[0], {}))
+        # "Sarah Miller" must not land on "Sarah" when that Sarah is known to be Sarah Chen.
+        return [entity_id for entity_id in self.single.get(tokens[0], {})
+                if not self.full_names.get(entity_id, set()) - {bare}]
+
+    def fuzzy_scores(self, normalized: str, threshold: int) -> dict:
+        """{id: best ratio} of the names within `threshold` of `normalized` (among its five closest), except
+        full names that clearly belong to someone else ("person 1 test" is not "person 2 test")."""
+        mention = strip_accents(normalized)
+        results = process.extract(mention, self.fuzzy_choices, scorer=fuzz.ratio, limit=5)
+        best_by_entity = {}
+        for choice, score, index in results:
+            entity_id = self.fuzzy_ids[index]
+            if score >= threshold and score > best_by_entity.get(entity_id, 0) and not names_conflict(mention, choice):
+                best_by_entity[entity_id] = score
+        return best_by_entity
+
+
+def _partial_match(names: NameTable, mention, normalized, load):
+    hits = names.partial_ids(normalized)
     if not hits:
         return None
-    return _single(mention, _live_entities(user_id, hits), "partial", 0.9)
+    return single_match(mention, load(hits), "partial", 0.9)
 
 
-def _fuzzy_match(user_id, names, mention, normalized):
-    threshold = recall_setting("memory.fuzzy_match_threshold")
-    if not names:
-        return Resolution(mention, None, "unresolved")
-    choices = [strip_accents(name) for name, _ in names]
-    results = process.extract(strip_accents(normalized), choices, scorer=fuzz.ratio, limit=5)
-    best_by_entity = {}
-    for _choice, score, index in results:
-        entity_id = names[index][1]
-        if score >= threshold and score > best_by_entity.get(entity_id, 0):
-            best_by_entity[entity_id] = score
+def _fuzzy_match(names: NameTable, mention, normalized, load):
+    best_by_entity = names.fuzzy_scores(normalized, recall_setting("memory.fuzzy_match_threshold"))
     if not best_by_entity:
         return Resolution(mention, None, "unresolved")
     ranked = sorted(best_by_entity.items(), key=lambda item: -item[1])
-    entities = {entity.pk: entity for entity in _live_entities(user_id, [entity_id for entity_id, _ in ranked])}
+    entities = {entity.pk: entity for entity in load([entity_id for entity_id, _ in ranked])}
     if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 3:
         return Resolution(mention, None, "ambiguous", ranked[0][1] / 100, [entities[e] for e, _ in ranked])
     return Resolution(mention, entities[ranked[0][0]], "fuzzy", ranked[0][1] / 100)
-
-
-def _full_names(names) -> dict[int, set[str]]:
-    """Multi-word names (first + surname) each entity is known by."""
-    full: dict[int, set[str]] = {}
-    for name, entity_id in names:
-        if " " in name:
-            full.setdefault(entity_id, set()).add(strip_accents(name))
-    return full
 
 
 def _live_entities(user_id: str, ids) -> list[Entity]:

@@ -1,7 +1,7 @@
 """Import a contacts export into the user's entity graph, in one transaction.
 
-Each card is matched through the same resolver the pipeline uses
-(`entities.resolver.resolve_mention`). A match on the full name (exact,
+Each card is matched by the resolver's rules (`entities.resolver`), against the
+user's names read once (`ContactsDirectory`), so the time is linear in the cards. A match on the full name (exact,
 normalized or alias) is taken; a weaker match (first name, title + surname,
 fuzzy) is taken only if no other card in the file claims the same existing
 entity. A name that clearly belongs to someone else ("Sarah Miller" vs an entity
@@ -15,22 +15,24 @@ enriches the self entity instead of creating a person, and its relations
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.contacts.cards import RELATION_LABELS, SKIPPED_CATEGORIES, ContactCard, ContactsFormatError
 from entities.contacts.spreadsheet import read_csv_contacts
 from entities.contacts.vcard import read_vcards
+from entities.contacts.directory import ContactsDirectory
 from entities.likeness import FIRST_NAME_ONLY, best_likeness, full_names_conflict, name_tokens
 from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
 from entities.names import normalize_name
-from entities.resolver import resolve_mention
-from entities.services import alias_add, entity_create, self_entity
+from entities.services import self_entity
 from recall_site.config import recall_setting
 from recall_site.input_checks import text_problem
 
 STRONG_METHODS = ("exact", "normalized", "alias")
+BATCH = 2000
+ID_BLOCK = 500  # entity ids reserved at a time
 NAME_MAX_CHARS = Entity._meta.get_field("canonical_name").max_length
 
 
@@ -116,12 +118,25 @@ def _audit_counts(summary: ImportSummary) -> dict:
 
 
 class _ContactsWriter:
+    """Places every card against the user's names, read once (ContactsDirectory); new people and
+    organisations take ids reserved from the table's sequence, so they, their aliases, relations and
+    reviews are inserted in a few batches at the end."""
+
     def __init__(self, user_id: str, summary: ImportSummary):
         self.user_id, self.summary = user_id, summary
+        self.directory = ContactsDirectory.read(user_id)
         self.created: set[int] = set()
         self.claims: Counter = Counter()
         self.by_uid: dict[str, Entity] = {}
         self.own_names: set[str] = set()
+        self.new_aliases: list[Alias] = []
+        self.relations = set(Relation.objects.filter(user_id=user_id, status="active")
+                             .values_list("subject_id", "predicate", "object_id"))
+        self.new_relations: list[Relation] = []
+        self.new_entities: list[Entity] = []
+        self.new_reviews: list[EntityReview] = []
+        self.free_ids: list[int] = []
+        self._self_entity = None
 
     def run(self, cards, own, progress) -> None:
         people = [card for card in cards if card is not own and not card.is_organisation and card.name]
@@ -140,6 +155,17 @@ class _ContactsWriter:
                 progress(1)
         for card, entity in placed:
             self._relate(card, entity, is_self=card is own)
+        self._insert()
+
+    def _insert(self) -> None:
+        Entity.objects.bulk_create(self.new_entities, batch_size=BATCH, ignore_conflicts=True)
+        if Entity.objects.filter(pk__in=self.created).count() != len(self.new_entities):
+            # another request wrote one of these names in the meantime (one_live_entity_per_name)
+            raise ContactsFormatError("Some of these names were written by another request during the import; "
+                                      "nothing was imported, try again.")
+        Alias.objects.bulk_create(self.new_aliases, batch_size=BATCH, ignore_conflicts=True)
+        Relation.objects.bulk_create(self.new_relations, batch_size=BATCH, ignore_conflicts=True)
+        EntityReview.objects.bulk_create(self.new_reviews, batch_size=BATCH)
 
     def _place(self, card: ContactCard, own) -> Entity | None:
         if not card.name:
@@ -147,7 +173,7 @@ class _ContactsWriter:
             return None
         if card.is_organisation:
             return self._organisation(card.organisation or card.name)
-        entity = self_entity(self.user_id) if card is own else self._person(card)
+        entity = self._self() if card is own else self._person(card)
         self._add_aliases(entity, card.alias_forms())
         if card.organisation:
             self._link(entity, "works_at", self._organisation(card.organisation))
@@ -157,7 +183,7 @@ class _ContactsWriter:
 
     def _count_claims(self, cards) -> None:
         """How many distinct cards would take each existing entity by a weak match."""
-        if not Entity.objects.live().for_user(self.user_id).filter(kind=EntityKind.PERSON).exists():
+        if not self.directory.has_people():
             return  # nobody to claim: a first import
         claimants = defaultdict(set)
         for card in cards:
@@ -169,27 +195,31 @@ class _ContactsWriter:
         """Entities this card may be (none conflicting with its names), and whether the full name matched."""
         names = card.normalized_names()
         for form in card.lookup_forms():
-            resolution = resolve_mention(self.user_id, form)
+            resolution = self.directory.resolve(form)
             found = [resolution.entity] if resolution.entity else resolution.candidates
-            fitting = [e for e in found if e.kind == EntityKind.PERSON and not full_names_conflict(names, _names(e))]
+            fitting = [e for e in found if e.kind == EntityKind.PERSON
+                       and not full_names_conflict(names, self.directory.names_of(e))]
             if fitting:
                 return fitting, form == card.name and resolution.method in STRONG_METHODS
         return [], False
 
     def _person(self, card: ContactCard, *, from_card: bool = True) -> Entity:
         fitting, strong = self._candidates(card)
-        if len(fitting) == 1 and (strong or (self.claims[fitting[0].pk] <= 1 and not _has_rival(fitting[0]))):
+        if len(fitting) == 1 and (strong or (self.claims[fitting[0].pk] <= 1 and not self._has_rival(fitting[0]))):
             return self._enrich(fitting[0], card, from_card=from_card)
-        entity = entity_create(user_id=self.user_id, name=card.name, origin=AliasOrigin.CONTACTS)
-        self.created.add(entity.pk)
+        entity = self._create(card.name, EntityKind.PERSON)
         self.summary.people_created += 1
-        self.summary.aliases_added += 1
         if fitting:
             self.summary.ambiguous += 1
-            for candidate in fitting:
-                EntityReview.objects.get_or_create(user_id=self.user_id, kind=EntityReviewKind.AMBIGUOUS_MATCH,
-                                                   entity=candidate, candidate=entity)
+            self.new_reviews += [EntityReview(user_id=self.user_id, kind=EntityReviewKind.AMBIGUOUS_MATCH,
+                                              entity=candidate, candidate=entity) for candidate in fitting]
         return entity
+
+    def _has_rival(self, entity: Entity) -> bool:
+        """Could another person be meant by this entity's name? ("Sarah" when "Sarah Chen" exists too.)"""
+        other_names = set().union(*(self.directory.names_of(other) for other in self.directory.people()
+                                    if other.pk != entity.pk))
+        return best_likeness(self.directory.names_of(entity), other_names)[0] >= FIRST_NAME_ONLY
 
     def _enrich(self, entity: Entity, card: ContactCard, *, from_card: bool) -> Entity:
         if from_card and entity.pk in self.created:
@@ -200,29 +230,56 @@ class _ContactsWriter:
         fuller, _ = name_tokens(normalize_name(card.name))
         if len(current) == 1 and len(fuller) > 1 and current[0] in fuller:
             # A first-name-only entity from conversation ("Sarah") takes the contact's full name.
+            old_normalized, old_canonical = entity.normalized_name, entity.canonical_name
             entity.canonical_name, entity.normalized_name = card.name, normalize_name(card.name)
-            entity.save(update_fields=["canonical_name", "normalized_name"])
+            if entity.pk not in self.created:  # one made by this import is inserted with its new name
+                entity.save(update_fields=["canonical_name", "normalized_name"])
+            self.directory.renamed(entity, old_normalized, old_canonical)
         return entity
 
     # -- writes
 
+    def _self(self) -> Entity:
+        if self._self_entity is None:
+            self._self_entity = self_entity(self.user_id)
+            for normalized in self._self_entity.aliases.values_list("normalized", flat=True):
+                self.directory.add_alias(self._self_entity, normalized)
+        return self._self_entity
+
+    def _create(self, name: str, kind: str) -> Entity:
+        """A new entity (inserted at the end) and its name as an alias."""
+        entity = Entity(pk=self._next_id(), user_id=self.user_id, kind=kind, canonical_name=name.strip(),
+                        normalized_name=normalize_name(name))
+        self.new_entities.append(entity)
+        self.created.add(entity.pk)
+        self.directory.add_entity(entity)
+        self._add_aliases(entity, [name])
+        return entity
+
+    def _next_id(self) -> int:
+        if not self.free_ids:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                               [Entity._meta.db_table, ID_BLOCK])
+                self.free_ids = [row[0] for row in reversed(cursor.fetchall())]
+        return self.free_ids.pop()
+
     def _add_aliases(self, entity: Entity, forms) -> None:
-        known = set(entity.aliases.values_list("normalized", flat=True))
+        known = self.directory.aliases[entity.pk]
         for form in forms:
-            if normalize_name(form) not in known and alias_add(entity=entity, alias=form, origin=AliasOrigin.CONTACTS):
-                known.add(normalize_name(form))
+            normalized = normalize_name(form)
+            if normalized and normalized not in known:
+                self.new_aliases.append(Alias(entity=entity, user_id=entity.user_id, alias=form.strip(),
+                                              normalized=normalized, origin=AliasOrigin.CONTACTS))
+                self.directory.add_alias(entity, normalized)
                 self.summary.aliases_added += 1
 
     def _organisation(self, name: str) -> Entity:
-        normalized = normalize_name(name)
-        existing = Entity.objects.live().for_user(self.user_id).filter(kind=EntityKind.ORG)
-        match = existing.filter(normalized_name=normalized).first() or existing.filter(
-            aliases__normalized=normalized).first()
+        match = self.directory.organisation(normalize_name(name))
         if match:
             return match
         self.summary.organisations_created += 1
-        self.summary.aliases_added += 1
-        return entity_create(user_id=self.user_id, name=name, kind=EntityKind.ORG, origin=AliasOrigin.CONTACTS)
+        return self._create(name, EntityKind.ORG)
 
     def _relate(self, card: ContactCard, entity: Entity, *, is_self: bool) -> None:
         related = [(label, self._related_person(name)) for label, name in card.related]
@@ -237,24 +294,13 @@ class _ContactsWriter:
 
     def _related_person(self, name: str) -> Entity:
         if normalize_name(name) in self.own_names:
-            return self_entity(self.user_id)
+            return self._self()
         return self._person(ContactCard(where="related name", full_name=name), from_card=False)
 
     def _link(self, subject: Entity, predicate: str, object: Entity) -> None:
-        _, created = Relation.objects.get_or_create(
-            subject=subject, predicate=predicate, object=object, status="active",
-            defaults={"user_id": self.user_id},
-        )
-        self.summary.relations_added += int(created)
-
-
-def _names(entity: Entity) -> set[str]:
-    return set(entity.aliases.values_list("normalized", flat=True)) | {entity.normalized_name}
-
-
-def _has_rival(entity: Entity) -> bool:
-    """Could another person be meant by this entity's name? ("Sarah" when "Sarah Chen" exists too.)"""
-    others = Entity.objects.live().for_user(entity.user_id).filter(kind=EntityKind.PERSON).exclude(pk=entity.pk)
-    other_names = set(others.values_list("normalized_name", flat=True))
-    other_names |= set(Alias.objects.filter(entity__in=others).values_list("normalized", flat=True))
-    return best_likeness(_names(entity), other_names)[0] >= FIRST_NAME_ONLY
+        key = (subject.pk, predicate, object.pk)
+        if key not in self.relations:
+            self.relations.add(key)
+            self.new_relations.append(Relation(subject=subject, predicate=predicate, object=object, status="active",
+                                               user_id=self.user_id))
+            self.summary.relations_added += 1

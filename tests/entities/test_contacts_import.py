@@ -226,3 +226,49 @@ def test_vcard_variants_organisation_cards_quoted_printable_and_links(db):
     assert orgs == {"Acme Plumbing", "Charité"}
     assert (summary.cards_without_name, summary.skipped_fields["other"], summary.skipped_fields["phone"]) == (1, 2, 2)
     assert not Relation.objects.exists() and "x@example.org" not in str(list(Alias.objects.values_list("alias")))
+
+
+def numbered_cards(count: int, *, first: int = 1) -> bytes:
+    return "".join(f"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person {n} Test\r\nN:Test;Person {n};;;\r\nEND:VCARD\r\n"
+                   for n in range(first, first + count)).encode()
+
+
+def test_full_names_that_differ_in_a_token_stay_different_people(db):
+    summary = import_contacts(user_id="alice", data=numbered_cards(30), filename="people.vcf", actor="alice")
+    assert (summary.people_created, summary.duplicate_cards, summary.ambiguous) == (30, 0, 0)
+    assert aliases(person("Person 1 Test")) == dict.fromkeys({"person 1 test", "person 1"}, "contacts")
+    assert aliases(person("Person 12 Test")) == dict.fromkeys({"person 12 test", "person 12"}, "contacts")
+
+
+def test_a_numbered_name_known_before_is_not_taken_by_the_next_number(db):
+    one = factories.person(name="Person 1 Test")
+    summary = import_contacts(user_id="alice", data=numbered_cards(1, first=2), filename="p.vcf", actor="alice")
+    assert (summary.people_created, summary.people_matched) == (1, 0)
+    assert set(aliases(one)) == {"person 1 test"}
+
+
+def test_a_genuine_duplicate_card_still_merges(db):
+    cards = numbered_cards(1) + numbered_cards(1) + b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:person 1 test\r\nEND:VCARD\r\n"
+    summary = import_contacts(user_id="alice", data=cards, filename="dup.vcf", actor="alice")
+    assert (summary.people_created, summary.duplicate_cards) == (1, 2)
+
+
+def test_a_typo_of_a_known_name_is_still_matched(db):
+    chen = factories.person(name="Sarah Chenn")
+    text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Sarah Chen\r\nNICKNAME:Sally\r\nEND:VCARD\r\n"
+    summary = import_contacts(user_id="alice", data=text, filename="c.vcf", actor="alice")
+    assert summary.people_matched == 1 and "sally" in aliases(chen)
+
+
+def test_an_import_takes_time_linear_in_its_cards(db):
+    """Reads and writes are batched: the statements an import runs do not grow with its cards."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    factories.person(name="Someone Known")
+    counts = []
+    for first, count in ((1, 50), (1000, 500)):
+        with CaptureQueriesContext(connection) as queries:
+            import_contacts(user_id="alice", data=numbered_cards(count, first=first), filename="p.vcf", actor="alice")
+        counts.append(len(queries))
+    assert counts[1] <= counts[0] + 2, counts

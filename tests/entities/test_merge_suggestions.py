@@ -87,3 +87,14 @@ def test_open_ambiguous_reviews_are_suggested(db):
     EntityReview.objects.create(user_id="alice", kind="ambiguous_match", entity=sarah, candidate=other)
     suggestion = merge_suggestions("alice")[0]
     assert suggestion.flagged_ambiguous and {suggestion.left, suggestion.right} == {sarah, other}
+
+
+def test_full_names_differing_in_a_token_conflict():
+    assert names_conflict("person 1 test", "person 2 test")
+    assert names_conflict("person 1 test", "person 12 test")   # "1" is no initial of "12"
+    assert names_conflict("anna 2 lee", "anna lee")             # a number only one of them has
+    assert names_conflict("mary ann smith", "mary jo smith")
+    assert not names_conflict("sarah j chen", "sarah jane chen")
+    assert not names_conflict("mary ann smith", "mary smith")
+    assert not names_conflict("person 1 test", "person 1 test")
+    assert name_likeness("person 1 test", "person 2 test") == 0.0

@@ -143,3 +143,10 @@ def test_question_words_and_sentence_starters_never_resolve_nor_become_entities(
         assert resolve_mention("alice", mention).entity is None, mention
         assert resolve_or_create(user_id="alice", mention=mention).entity is None, mention
     assert set(Entity.objects.filter(user_id="alice")) == {good, what}
+
+
+def test_fuzzy_matching_never_takes_a_full_name_that_differs_in_a_token(db):
+    factories.person(name="Person 1 Test")
+    assert resolve_mention("alice", "Person 2 Test").method == "unresolved"
+    jon = factories.person(name="Jon Smithson")
+    assert resolve_mention("alice", "Jon Smitson").entity == jon      # a typo still matches
