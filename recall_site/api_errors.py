@@ -7,7 +7,8 @@ HTML page elsewhere; so does handler400 (`bad_request`), except that a form body
 too large to read is a 413. A crash caused by an unreachable database is a 503 with
 Retry-After (`database_unavailable`), not a 500. `error_response` builds the
 errors the request guards answer (413, 414, 503): JSON under /api/, plain text
-elsewhere; `as_json_error` turns any other non-JSON error under /api/ into JSON.
+elsewhere; `as_json_error` turns any other non-JSON error under /api/ into JSON. An error
+that quotes input has its lone surrogates escaped, so it can always be rendered.
 Every 404 has the code `not_found`, an unknown path as much as a memory, entity or relation
 that does not exist or is not the account's.
 """
@@ -22,6 +23,7 @@ from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
 from recall_site.config import recall_setting
+from recall_site.input_checks import encodable
 
 API_PREFIX = "/api/"
 DATABASE_DOWN = (OperationalError, InterfaceError)
@@ -89,6 +91,7 @@ def json_exception_handler(exc, context):
     response = exception_handler(exc, context)
     if response is None:
         return None
+    response.data = encodable(response.data)  # a message quoting input must still render as UTF-8
     if isinstance(exc, exceptions.ValidationError):
         fields = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
         response.data = {

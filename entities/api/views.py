@@ -168,7 +168,8 @@ def _relation_create(request):
 @api_view(["POST"])
 @parser_classes([MultiPartParser, FormParser])
 def contacts_import_view(request):
-    data = validated(s.ContactsImportInputSerializer, request.data.dict())
+    body = request.data  # a QueryDict from a form; {} when the request had no body at all
+    data = validated(s.ContactsImportInputSerializer, body.dict() if hasattr(body, "dict") else body)
     user_id = scoped_user_id(request, data["user_id"])
     upload = data["file"]
     if upload.size > recall_setting("contacts.max_upload_bytes"):

@@ -36,6 +36,13 @@ MULTI_VALUE_SEPARATOR = " ::: "  # Google's separator inside one cell
 
 def read_csv_contacts(text: str) -> list[ContactCard]:
     reader = csv.reader(io.StringIO(text))
+    try:
+        return _read_rows(reader)
+    except csv.Error as error:  # a field over csv.field_size_limit(), a NUL byte, …
+        raise ContactsFormatError(f"Line {reader.line_num}: cannot read the CSV ({error}).") from None
+
+
+def _read_rows(reader) -> list[ContactCard]:
     header = [column.strip().lower() for column in next(reader, [])]
     if not any(column in header for column in (*GIVEN, *FAMILY, *FULL)):
         raise ContactsFormatError(
