@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, StrictBool
 from typing_extensions import TypedDict
 
 from assistants import tools
@@ -86,7 +86,7 @@ def recall_mcp_server(caller_of: Callable[[Context], Caller]) -> MCPServer:
 
     @server.tool(annotations=DESTRUCTIVE)
     async def forget(ctx: Context, memory_ids: list[int] | None = None, entity_ids: list[str] | None = None,
-                     session_ids: list[str] | None = None, dry_run: bool = False, reason: str = "",
+                     session_ids: list[str] | None = None, dry_run: StrictBool = False, reason: str = "",
                      user_id: UserId = None) -> CallToolResult:
         """Forget for good: memory ids, people or things (entity ids, e.g. from search results: everything
         about them goes) or whole sessions. dry_run lists what would go and changes nothing."""

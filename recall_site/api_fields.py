@@ -47,3 +47,15 @@ class JSONObjectField(serializers.DictField):
         if problem:
             raise serializers.ValidationError(problem)
         return value
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false and nothing else: 0, 1, "true", "no" or null are a 400. For the switches of
+    destructive endpoints (`dry_run`, `hard`), where a value that merely looks false ran a real delete."""
+
+    default_error_messages = {"invalid": "Must be a JSON boolean: true or false."}
+
+    def to_internal_value(self, data):
+        if data is True or data is False:
+            return data
+        self.fail("invalid")

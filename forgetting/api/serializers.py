@@ -5,6 +5,7 @@ from rest_framework import serializers
 from access.scope import DEFAULT_USER_ID
 from forgetting.criteria import DeleteCriteria
 from memories.models import MemoryType
+from recall_site.api_fields import StrictBooleanField
 
 
 class OneOrManyField(serializers.ListField):
@@ -15,7 +16,7 @@ class OneOrManyField(serializers.ListField):
 
 
 @extend_schema_field({"type": "boolean", "enum": [True], "default": True})
-class HardOnlyField(serializers.BooleanField):
+class HardOnlyField(StrictBooleanField):
     """`hard`: only true is served (the schema says so); `validate_hard` explains a false."""
 
 
@@ -49,4 +50,4 @@ class DeleteInputSerializer(serializers.Serializer):
     scope = DeleteScopeSerializer(required=False)
     filter = DeleteFilterSerializer()
     audit_reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-    dry_run = serializers.BooleanField(default=False)
+    dry_run = StrictBooleanField(default=False)  # "dry_run": 0 is a 400, never a real delete

@@ -138,3 +138,21 @@ def test_mcp_requests_count_against_the_api_rate_limits(alice, bob, recall_confi
         run(scenario)
     finally:
         cache.clear()
+
+
+def test_forget_takes_dry_run_as_a_json_boolean_only(alice):
+    """"dry_run": 0 once ran a real delete: anything but true or false is a tool error that deletes nothing."""
+    from tests import factories
+
+    memory = factories.memory(content="prefers tea")
+    token = token_of(alice)
+
+    async def scenario():
+        async with serving() as http, mcp_client(http, token) as client:
+            for dry_run in (0, 1, "true", "false", None):
+                result = await client.call_tool("forget", {"user_id": "alice", "memory_ids": [memory.pk],
+                                                           "dry_run": dry_run})
+                assert result.is_error, dry_run
+
+    run(scenario)
+    assert Memory.objects.filter(pk=memory.pk).exists()
