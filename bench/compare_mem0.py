@@ -1,7 +1,9 @@
 """Recall vs mem0: search latency on the same corpus, in one process, interleaved query by query.
 
+    make compare-mem0                             # bench-deps, the secret key, then 10k and 100k
+    make compare-mem0 COMPARE_ARGS="--size 1000 --skip-qdrant"   # a short run
     make bench-deps                               # mem0ai 2.2.1 + faiss-cpu; no installed version changes
-    python bench/compare_mem0.py --size 10000     # one size
+    python bench/compare_mem0.py --size 10000     # one size (after make bench-deps and a var/secret_key)
     python bench/compare_mem0.py                  # 10k then 100k, each in its own process
     python bench/compare_mem0.py --skip-qdrant    # FAISS only
 
