@@ -26,6 +26,7 @@ from memories.pipeline.base import (
 )
 from memories.pipeline.extract import Extract
 from memories.pipeline.infer import Infer
+from memories.pipeline.name_answers import names_answer
 from memories.pipeline.names_in_text import speaker_and_text
 from memories.pipeline.persist import Persist
 from memories.pipeline.policy import AutoMemoryPolicy, auto_memory_disabled
@@ -134,17 +135,22 @@ def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
 def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
     """Raw messages ({role, content, timestamp?, id?, name?}) as the pipeline takes them: a message's `name`, or
     a leading "Name: " in its content, makes that person its speaker (and the other speaker of the message
-    before it its addressee); a missing timestamp is now, a missing id one made from the message."""
-    parsed = []
+    before it its addressee); what names given in answer are is read from the lines before (`names_answer`);
+    a missing timestamp is now, a missing id one made from the message."""
+    parsed, lines_by = [], {}  # lines_by: (role, speaker) → that speaker's messages so far
     for raw in messages:
         timestamp = raw.get("timestamp") or timezone.now()
         speaker, content = speaker_and_text(raw["content"], raw.get("name") or "")
         before = parsed[-1].speaker if parsed else ""
-        parsed.append(Message(
+        message = Message(
             content=content, timestamp=timestamp, role=raw.get("role", "user"), speaker=speaker,
             id=raw.get("id") or message_id_for(session_id, timestamp, raw["content"]),
             addressee=before if before != speaker else "",
-        ))
+        )
+        own_lines = lines_by.setdefault((message.role, message.speaker), [])
+        message.names_answer = names_answer(message, parsed[-1] if parsed else None, own_lines)
+        parsed.append(message)
+        own_lines.append(message)
     return parsed
 
 

@@ -49,6 +49,8 @@ class Message:
     speaker: str = ""
     # Whom a speaker's line answers: the other speaker of the line before it in the batch, if named.
     addressee: str = ""
+    # What the names this message gives are, when it answers "what are their names?" (name_answers.py).
+    names_answer: str = ""
 
 
 @dataclass
@@ -68,6 +70,8 @@ class Mention:
     role_forms: tuple = ()  # every way of saying the same role of the owner ("my husband", "my partner", …)
     # A named person who holds such a role ("my husband Tom"): the unnamed node it becomes, if there is one.
     names_role: str = ""
+    node_at_once: bool = False  # the role phrase already means one particular holder ("my son", "I joined a gym")
+    node_aliases: tuple = ()  # more names for a new unnamed node ("Jon's studio" for "Jon's dance studio")
 
 
 def first_person(message: Message, role: str = "subject") -> Mention:

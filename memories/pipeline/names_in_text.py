@@ -19,6 +19,7 @@ someone's.
 """
 import re
 from contextlib import contextmanager
+from dataclasses import dataclass
 from contextvars import ContextVar
 from functools import cache
 
@@ -36,7 +37,7 @@ ROLE_WORDS = {
     "fiancee": "partner_of", "spouse": "spouse_of",
     "sister": "sibling_of", "brother": "sibling_of", "sibling": "sibling_of",
     "mother": "parent_of", "mom": "parent_of", "mum": "parent_of", "father": "parent_of", "dad": "parent_of",
-    "son": "child_of", "daughter": "child_of",
+    "son": "child_of", "daughter": "child_of", "youngest": "child_of", "oldest": "child_of", "eldest": "child_of",
     "roommate": "roommate_of", "flatmate": "roommate_of", "college roommate": "roommate_of",
     "friend": "friend_of", "best friend": "friend_of", "colleague": "colleague_of", "coworker": "colleague_of",
     "co-worker": "colleague_of", "client": "client_of", "doctor": "doctor_of", "therapist": "therapist_of",
@@ -54,6 +55,12 @@ ROLE_GROUPS = [
 # anyone of several), and the spouse words ("my partner" said of a husband is still a spouse).
 ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
                     "grandma", "grandmother", "grandpa", "grandfather"}
+# Roles whose first mention already means one particular person: those above, and a close relative ("my son
+# got into an accident", "my brother wrote it"), unlike "my friend" or "my colleague", who may be any of many.
+NODE_AT_ONCE_ROLES = ONE_HOLDER_ROLES | {"son", "daughter", "brother", "sister", "youngest", "oldest", "eldest"}
+# "my youngest took her first steps", not "my oldest friend".
+_RANKS = {"youngest", "oldest", "eldest"}
+_RANK_ALONE = re.compile(r"^(?:[.,!?;:)]|$| (?:is|was|has|had|just|took|turned|got|started|loves|said|will|can)\b)")
 SPOUSE_WORDS = {"husband", "wife", "hubby", "missus"}
 # Places of one's own work, study or belonging, named by what they are ("my dance studio", "our church"):
 # the word → how the owner is related to it.
@@ -61,6 +68,9 @@ ORG_ROLE_WORDS = {
     "studio": "works_at", "store": "works_at", "shop": "works_at", "business": "works_at", "company": "works_at",
     "startup": "works_at", "restaurant": "works_at", "bakery": "works_at", "firm": "works_at",
     "band": "member_of", "club": "member_of", "church": "member_of", "gym": "member_of", "choir": "member_of",
+    "group": "member_of", "team": "member_of", "forum": "member_of", "brigade": "member_of", "league": "member_of",
+    "society": "member_of", "crew": "member_of", "squad": "member_of", "orchestra": "member_of",
+    "troupe": "member_of", "association": "member_of",
     "school": "studies_at", "university": "studies_at",
     "college": "studies_at",
 }
@@ -103,7 +113,7 @@ PLACE_WORDS = {
     "northwest", "northeast", "southwest", "southeast", "midwest", "midwestern", "tower", "bridge", "peninsula",
     "desert", "hills", "region", "village", "town", "district",
 }
-PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port"}
+PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port", "cliffs", "gulf", "sea", "bay"}
 # Animals people keep: "my dog Rex", "a puppy named Scout", "Luna, our cat", "Rex, my German Shepherd".
 PET_WORDS = (
     "dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "cat", "cats", "kitten", "kittens", "kitty",
@@ -146,7 +156,7 @@ _WITH_BEFORE = re.compile(r"\b(?:with|named|called)\s+$", re.IGNORECASE)  # "din
 # "in Lisbon", "flew to Lisbon"; not "said goodbye to Max" or "talked to Sarah".
 _PLACE_BEFORE = re.compile(r"\b(in|from|near|visit(?:ing|ed)?|(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
                            r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
-                           r"return(?:ed|ing)?|came|come|coming|relocat\w+) to)\s+$", re.IGNORECASE)
+                           r"return(?:ed|ing)?|came|come|coming|relocat\w+) to|through|across)\s+$", re.IGNORECASE)
 # "at Acme", "joined Acme", a brand one has a deal with ("an endorsement deal with Nike").
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
@@ -159,6 +169,7 @@ _THING_BEFORE = re.compile(
 _THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
                           r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe|"
                           r"tournaments?|championships?|league)\b", re.IGNORECASE)
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _LIST_JOIN = re.compile(r",? (?:and|or|&) |, ")
 _THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play)s?"
                            r"(?: (?:was|is))? (?:called |named |titled )?$", re.IGNORECASE)  # "this game Catan"
@@ -284,7 +295,8 @@ def named_mentions(text: str) -> list[Mention]:
         if name.lower() in seen or any(t.start() <= match.start() < t.end() for t in titles):
             continue
         seen.add(name.lower())
-        kind = name_kind(written, text[: match.start()], text[match.end():])
+        before = text[: match.start()] + ("the " if match.group(0).startswith("The ") else "")
+        kind = name_kind(written, before, text[match.end():])
         if kind == "person" and previous and previous[1] in ("org", "thing") and _LIST_JOIN.fullmatch(
                 text[previous[0]:match.start()]):
             kind = previous[1]
@@ -324,10 +336,18 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "place"
     if name.endswith(("'s", "’s")):
         return "person"
+    article = _THE_BEFORE.search(before)  # "the Himalayas", "The Wolves", "The Hobbit": nobody's name
+    before = before[:article.start()] + " " if article else before
     if (_THING_AFTER.search(after) or _THING_BEFORE.search(before) or _THING_CALLED.search(before)
             or (name.isupper() and len(name) > 1)):
         return "thing"
-    return "place" if _PLACE_BEFORE.search(before) else "org" if _ORG_BEFORE.search(before) else "person"
+    if _PLACE_BEFORE.search(before):
+        return "place"
+    if _ORG_BEFORE.search(before):
+        return "org"
+    if article:
+        return "org" if last.endswith("s") and not last.endswith("ss") else "thing"  # a team or a band; a title
+    return "person"
 
 
 @cache
@@ -346,17 +366,62 @@ def place_names() -> frozenset[str]:
     return frozenset(names)
 
 
+# Words before a group's own word that are not part of what it is called ("my favourite band" is no band of mine).
+_NOT_ORG_MODIFIERS = (
+    "at", "the", "a", "an", "in", "of", "to", "with", "and", "or", "from", "for", "on", "is", "was", "are", "my",
+    "our", "his", "her", "their", "your", "favorite", "favourite", "fave", "dream", "ideal", "perfect", "next",
+    "future", "ex", "whole", "entire", "best", "first", "last", "very", "so", "really", "i", "me", "we", "you",
+    "it", "this", "that", "these", "those", "any", "some", "every", "other", "same",
+)
+_ORG_MODIFIER = r"(?:(?!(?:" + "|".join(_NOT_ORG_MODIFIERS) + r")\b)[a-z][\w\-]* )"
+_ORG_WORD = r"(?P<what>" + "|".join(ORG_ROLE_WORDS) + r")\b"
+# "my dance studio", "our club"; "I just joined a fantasy literature forum", "I'm now part of the fire brigade".
 _ORG_ROLE = re.compile(
-    r"\b(?:my|our) (?:own |new |little |local |old )?(?:(?:dance|clothing|clothes|online|book|art|writing|yoga|"
-    r"hiking|travel|support|gaming|soccer|football|basketball|baseball|running|cooking|fashion|design|tech|"
-    r"software|law|high|grad|graduate|medical|business) )?(?P<what>" + "|".join(ORG_ROLE_WORDS) + r")\b"
-    r"(?!,? (?-i:[A-Z]))", re.IGNORECASE)
+    r"\b(?:(?:my|our)|(?P<joined>(?:i|we)(?:'ve| have|'m| am|'re| are)? (?:just |recently |finally |also |"
+    r"officially |now )*(?:joined|signed up (?:for|with)|started going to|became (?:a )?members? of|"
+    r"(?:a )?(?:part|members?) of) (?:a|an|the|this|that))) (?:(?:own|new|little|local|nearby|old) )*"
+    r"(?P<mods>" + _ORG_MODIFIER + r"{0,3}?)" + _ORG_WORD + r"(?!,? (?:called |named )?(?:the )?[\"“'‘]?(?-i:[A-Z]))",
+    re.IGNORECASE)
+# The same group named: "our group, 'Connected LGBTQ Activists'", "my band, the Ravens"; "The Wolves are my team".
+_NAMED_ORG_ROLE = re.compile(
+    r"\b(?i:(?:my|our) (?:(?:own|new|little|local|nearby|old) )*(?P<mods>" + _ORG_MODIFIER + r"{0,3}?)"
+    + _ORG_WORD.replace("what", "what_a") + r",? (?:called |named )?(?:the )?)"
+    r"(?-i:[\"“'‘](?P<quoted>[A-Z][^\"“”'‘’.!?]{1,60}?)[\"”'’]|(?P<name_a>" + _WORD + r"(?: " + _WORD + r"){0,3}))"
+    r"|(?-i:(?P<name_b>" + _WORD + r"(?: " + _WORD + r"){0,3})) (?:is|are|was|were) (?:my|our) (?:new |old )?"
+    + _ORG_WORD.replace("what", "what_b"), re.IGNORECASE)
+
+@dataclass(frozen=True)
+class OrgRole:
+    """One's own group or place named by what it is: "dance studio" in "my dance studio" (`word` "studio");
+    `at_once` when the words already single it out (a joining, or a kind of group said: "a travel club")."""
+    words: str
+    word: str
+    at_once: bool
 
 
-def org_role_mentions(text: str) -> list[str]:
-    """What one's own place of work, study or belonging is called where it has no name: "studio" for "my
-    dance studio", "club" for "our club" (not "my club, the Ravens")."""
-    return list(dict.fromkeys(match.group("what").lower() for match in _ORG_ROLE.finditer(text)))
+def org_role_mentions(text: str) -> list[OrgRole]:
+    """One's own place of work, study or belonging where it has no name ("my dance studio", "our club", "I
+    joined a travel club"; not "my club, the Ravens")."""
+    found = {}
+    for match in _ORG_ROLE.finditer(text):
+        word, mods = match.group("what").lower(), match.group("mods").strip()
+        words = f"{mods} {word}".strip()
+        found.setdefault(words.lower(), OrgRole(words, word, bool(match.group("joined") or mods)))
+    return list(found.values())
+
+
+def named_org_roles(text: str) -> list[tuple[str, str]]:
+    """(name, group word) of one's own named group: "our group, 'Connected LGBTQ Activists'" → ("Connected LGBTQ
+    Activists", "group"); "The Wolves are my team" → ("Wolves", "team")."""
+    found = []
+    for match in _NAMED_ORG_ROLE.finditer(text):
+        if match.group("name_a") and re.match(r"[.!?]", text[match.end():]):
+            continue  # "I've had some tough times with my business, Jon." speaks to Jon
+        name = (match.group("quoted") or match.group("name_a") or match.group("name_b") or "").strip()
+        name = re.sub(r"^The ", "", name)
+        if name and (match.group("quoted") or is_name(name.split(" ")[0])):
+            found.append((name, (match.group("what_a") or match.group("what_b")).lower()))
+    return found
 
 
 def same_role_words(role: str) -> set[str]:
@@ -368,7 +433,8 @@ def role_mentions(text: str) -> list[Mention]:
     """Role phrases standing alone ("lunch with my boss", "call the client"); "my sister Emma" names
     her instead."""
     return [Mention(f"my {(m.group('role') or m.group('definite')).lower()}") for m in _ROLE.finditer(text)
-            if not (m.group("next") and is_name(m.group("next")))]
+            if not (m.group("next") and is_name(m.group("next")))
+            and not ((m.group("role") or "").lower() in _RANKS and not _RANK_ALONE.match(text[m.end():]))]
 
 
 def person_statement(text: str) -> str:

@@ -5,11 +5,13 @@ fuzzy). A new form of a known name becomes an alias ("Sarah Chen" after "Sarah"
 is the same person, and the fuller form becomes the canonical name); an unknown
 name becomes a new entity; "Sarah is my manager" gives Sarah the role alias "my
 manager", so "my boss" resolves to her afterwards. A role phrase nobody holds
-yet used in two or more sessions (Caroline's "my friend"), or at once for a role
-only one person holds ("my mom", "my husband"), becomes an unnamed person of its
-own ("My mom", "Caroline's husband") with the role as alias and the relation to
-its owner; when the role's holder is named later ("my
-husband Tom"), the node is merged into Tom (aliases kept). A mention matching two
+yet used in two or more sessions (Caroline's "my friend"), or at once when the
+phrase already means one particular holder ("my mom", "my husband", "my son", "I
+joined a travel club": `Mention.node_at_once`), becomes an unnamed node of its
+own ("My mom", "Caroline's husband", "Tim's travel club") with the role as alias
+and the relation to its owner; when the role's holder is named later ("my
+husband Tom", "our group, 'Connected LGBTQ Activists'"), the node is merged into
+it (aliases kept). A mention matching two
 people equally (two Sarahs) is never merged blindly: an ambiguous_match
 EntityReview is opened and the memory goes to review. Every mention left
 without an entity is logged with `unresolved_record`; every resolved person is
@@ -24,9 +26,9 @@ from entities.services import (
     role_alias_assign, role_phrases_said, self_entity, unresolved_record,
 )
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
-from memories.pipeline.names_in_text import ONE_HOLDER_ROLES, SPOUSE_WORDS
+from memories.pipeline.names_in_text import SPOUSE_WORDS
 
-ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention, unless one person holds it
+ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention, unless it singles its holder out
 
 
 class ResolveRefs(Stage):
@@ -93,15 +95,18 @@ def resolve_one(mention: Mention, context: IngestContext, seen: dict[str, Mentio
 
 def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str, Mention], message_id: str) -> None:
     """"my mom": the entity holding the role under any of its words (by name or role alias; two holders are an
-    ambiguity for review), or a new unnamed one related to its owner — at once for a role one person holds,
+    ambiguity for review), or a new unnamed one related to its owner — at once when the phrase singles it out,
     else once said in a second session; until then an unresolved mention of the session."""
     forms = mention.role_forms or (mention.text,)
-    direct = DirectMatches.read(context.user_id, forms)  # one statement for every way of saying the role
+    # One statement for every way of saying the role, and its short name ("Gina's store").
+    direct = DirectMatches.read(context.user_id, forms + mention.node_aliases)
 
     def holders(said: tuple) -> list:
         return list({e.pk: e for form in said for e in direct.of(form) if e.kind == mention.kind}.values())
 
     found = holders((mention.text,)) or holders(forms)
+    if not found and (found := _same_place(mention, holders(mention.node_aliases))):
+        alias_add(entity=found[0], alias=mention.text, origin=AliasOrigin.ROLE)  # "Gina's online store" too
     if len(found) > 1:
         mention.ambiguous = True
         ambiguity_review_record(user_id=context.user_id, candidates=found)
@@ -111,8 +116,7 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
         return
     said = role_phrases_said(user_id=context.user_id, mentions=forms)
     sessions = {session for session, _ in said} | {context.session_id}
-    one_holder = mention.text.rsplit(" ", 1)[-1] in ONE_HOLDER_ROLES
-    if (len(sessions) < ROLE_NODE_MIN_SESSIONS and not one_holder) or not mention.role_predicate:
+    if (len(sessions) < ROLE_NODE_MIN_SESSIONS and not mention.node_at_once) or not mention.role_predicate:
         unresolved_record(user_id=context.user_id, session_id=context.session_id, mention=mention.text,
                           reason=ROLE_UNNAMED)
         return
@@ -120,7 +124,7 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
     node = entity_create(user_id=context.user_id, name=_capitalised(mention.text), kind=mention.kind,
                          origin=AliasOrigin.ROLE)
     phrases = {phrase for _, phrase in said} | {mention.text}
-    for phrase in phrases - {mention.text}:
+    for phrase in (phrases | set(mention.node_aliases)) - {mention.text}:
         alias_add(entity=node, alias=phrase, origin=AliasOrigin.ROLE)  # "Melanie's partner" said before
     subject, object = (mention.owner.entity, node) if mention.owner_is_subject else (node, mention.owner.entity)
     said_spouse = any(phrase.rsplit(" ", 1)[-1] in SPOUSE_WORDS for phrase in phrases)
@@ -130,12 +134,28 @@ def _resolve_role_node(mention: Mention, context: IngestContext, seen: dict[str,
     mention.entity = node
 
 
+def _same_place(mention: Mention, holders: list) -> list:
+    """"my online clothing store" after "my clothing store": the one place of one's own under its short name
+    ("Gina's store") is the same, whatever else is said of it, when one works there; a club or a school only
+    when one description holds the other ("my writers group" → "writers group", not "hiking club" →
+    "travel club")."""
+    if len(holders) != 1:
+        return []
+    words = set(mention.text.lower().split())
+    theirs = set(holders[0].canonical_name.lower().split())
+    return holders if mention.role_predicate == "works_at" or words <= theirs or theirs <= words else []
+
+
 def _merge_role_node(mention: Mention, context: IngestContext) -> None:
-    """"my husband Tom" after "my husband" was a node of its own: the node becomes Tom."""
-    node = Entity.objects.live().filter(user_id=context.user_id, normalized_name=normalize_name(mention.names_role),
-                                        kind=EntityKind.PERSON).exclude(pk=mention.entity.pk).first()
-    if node is not None:
-        entity_merge(user_id=context.user_id, winner=mention.entity, loser=node, actor=context.actor)
+    """"my husband Tom" after "my husband" was a node of its own: the node becomes Tom; "our group, 'Connected
+    LGBTQ Activists'" after "I joined an LGBTQ activist group" likewise (a node of the same kind, by name or
+    alias; only an unnamed node, called by its owner's role, and never two)."""
+    owner = mention.names_role.rsplit(" ", 1)[0].lower() + " "  # "caroline's ", "my "
+    nodes = [node for node in DirectMatches.read(context.user_id, (mention.names_role,)).of(mention.names_role)
+             if node.kind == mention.entity.kind and node.pk != mention.entity.pk
+             and node.canonical_name.lower().startswith(owner)]
+    if len(nodes) == 1:
+        entity_merge(user_id=context.user_id, winner=mention.entity, loser=nodes[0], actor=context.actor)
 
 
 def _capitalised(text: str) -> str:

@@ -27,9 +27,10 @@ from memories.pipeline.base import (
     Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
 )
 from memories.pipeline.dates import resolve_when
+from memories.pipeline.name_answers import CHILD
 from memories.pipeline.names_in_text import (
-    ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_mentions, org_role_mentions, person_statement,
-    role_mentions, same_role_words,
+    NODE_AT_ONCE_ROLES, ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_mentions, named_org_roles,
+    org_role_mentions, person_statement, role_mentions, same_role_words,
 )
 from recall_site.config import recall_setting
 
@@ -41,6 +42,7 @@ BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "home
 EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
 # A message with this many words that no typed candidate holds (a clause or more) is kept whole as well.
 EPISODIC_COPY_MIN_WORDS = 7
+ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "studies_at": "Studies at"}
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
@@ -69,6 +71,9 @@ _GOT_A_PET = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?
                         r"brought home|welcomed)(?: \w+){0,2} " + PET + r"\b", re.IGNORECASE)
 _PET_NAME_IS = re.compile(r"(?i:\b(?:his|her|its|their) names?(?:'s|’s| is| are)) " + NAME.format("names")
                           + r"(?P<more>(?: (?:and|&) [A-Z][\w'’\-]*)*)")
+# An answer that is the names alone: "Luna and Oliver!", "Kyle."
+_ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)"
+                           r"[!.]")
 _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
                      + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
@@ -151,6 +156,7 @@ def extract_candidates(message: Message) -> list[Candidate]:
         candidates += found
         if not any(candidate.details.get("inferred") for candidate in found):
             said.append(sentence)  # an inference's sentence must not come back as a plain statement
+    candidates += _answered_names(text, message)
     rest = " ".join(said)
     if rest and _needs_episodic(rest, candidates):
         candidates.append(_episodic(rest, message))
@@ -221,6 +227,11 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         me = first_person(message, "subject")
         found.append(_relation(f"{message.speaker or 'The user'} and {friend} are friends", me, "friend_of",
                                Mention(friend, role="object")))
+    for name, word in named_org_roles(sentence):
+        predicate = ORG_ROLE_WORDS[word]
+        org = Mention(name, kind="org", role="object", names_role=_role_node_name(message, word))
+        found.append(_relation(_about(message, f"{ORG_RELATION_WORDS[predicate]} {name}"),
+                               first_person(message, "subject"), predicate, org))
     if match := _WORKS_AT.search(sentence):
         if is_name(match.group("a")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
@@ -256,6 +267,24 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
                     found.append(relation)
         if found:
             break
+    return found
+
+
+def _answered_names(text: str, message: Message) -> list[Candidate]:
+    """"Luna and Oliver!" asked for the names of the speaker's pup and kitty, "Her name is Shadow!", "his name
+    is Kyle" of "our one-year-old": pets or children of the speaker (`Message.names_answer`)."""
+    if not message.names_answer:
+        return []
+    match = _PET_NAME_IS.search(text) or _ANSWER_NAMES.match(text)
+    names = [match.group("names")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")) if match else []
+    found, me, whose = [], first_person(message, "object"), message.speaker or "the user"
+    for name in filter(is_name, names):
+        if message.names_answer == CHILD:
+            found.append(_relation(f"{name} is {whose}'s child", Mention(name, role="subject"), "child_of", me))
+        else:
+            pet = Mention(name, kind="pet", role="subject")
+            found.append(_relation(f"{name} is {whose}'s {message.names_answer}", pet, "pet_of", me))
+            found[-1].domain = "personal"
     return found
 
 
@@ -396,12 +425,17 @@ def _mentions(text: str, message: Message) -> list[Mention]:
     for mention in role_mentions(text):
         role = mention.text.removeprefix("my ")
         found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
-                             role_predicate=ROLE_WORDS.get(role, ""),
+                             role_predicate=ROLE_WORDS.get(role, ""), node_at_once=role in NODE_AT_ONCE_ROLES,
                              role_forms=tuple(sorted(_role_node_name(message, word)
                                                      for word in same_role_words(role)))))
-    for what in org_role_mentions(text):
-        found.append(Mention(_role_node_name(message, what), kind="org", owner=first_person(message, "subject"),
-                             role_predicate=ORG_ROLE_WORDS[what], owner_is_subject=True))
+    named = {word for _, word in named_org_roles(text)}  # "The Wolves are my team": the team has a name
+    for org in org_role_mentions(text):
+        if org.word in named:
+            continue
+        name, bare = _role_node_name(message, org.words), _role_node_name(message, org.word)
+        found.append(Mention(name, kind="org", owner=first_person(message, "subject"),
+                             role_predicate=ORG_ROLE_WORDS[org.word], owner_is_subject=True,
+                             node_at_once=org.at_once, node_aliases=(bare,) if bare != name else ()))
     return found
 
 

@@ -28,8 +28,8 @@ def test_sentence_start_words_are_not_people(db):
     ingest("Super excited about the trip! Gotta pack tonight.",
            "Luckily the rain stopped. Hiking with my dog Rex was great.",
            "Speaking of which, Wow, Woohoo! Thankfully, my son is fine.")
-    assert entities() == {("Rex", "pet")}
-    assert edges() == {("Rex", "pet_of", "me")}
+    assert entities() == {("Rex", "pet"), ("My son", "person")}  # a close relative is someone at first mention
+    assert edges() == {("Rex", "pet_of", "me"), ("My son", "child_of", "me")}
 
 
 def test_a_name_the_history_knows_may_start_a_sentence(db):
@@ -88,10 +88,10 @@ def test_a_hedged_claim_keeps_its_object_under_the_sensitive_gate():
 
 
 def test_a_role_said_in_two_sessions_becomes_a_person_until_a_name_arrives(db):
-    ingest("Melanie: I'm lucky to have my brother and kids.")
-    assert ("Melanie's brother", "person") not in entities()  # said once: a mention, not yet a node
-    ingest("Melanie: My brother and I went camping last weekend.", session_id="s2")
-    assert ("Melanie's brother", "sibling_of", "Melanie") in edges()
+    ingest("Melanie: I'm lucky to have my colleague and kids.")
+    assert ("Melanie's colleague", "person") not in entities()  # said once: a mention, not yet a node
+    ingest("Melanie: My colleague and I went camping last weekend.", session_id="s2")
+    assert ("Melanie's colleague", "colleague_of", "Melanie") in edges()
     ingest("Melanie: My husband and I went camping last weekend.", session_id="s2")
     assert ("Melanie's husband", "person") in entities()
     assert ("Melanie's husband", "spouse_of", "Melanie") in edges()
@@ -116,13 +116,36 @@ def test_a_friendship_said_to_the_other_speaker_is_an_edge_between_them(db):
     assert ("Melanie", "friend_of", "Caroline") in edges()
 
 
-def test_ones_own_unnamed_studio_said_in_two_sessions_is_an_org_one_works_at(db):
+def test_ones_own_unnamed_studio_is_an_org_one_works_at_under_its_short_name_too(db):
     ingest("Jon: I finally opened my dance studio downtown last week.")
     ingest("Jon: My studio had its first recital and the kids loved it.", session_id="s2")
-    assert ("Jon's studio", "org") in entities()
-    assert ("Jon", "works_at", "Jon's studio") in edges()
-    studio = Relation.objects.get(predicate="works_at")
-    assert len(studio.source_message_ids) == 1  # the message that made the node
+    assert ("Jon", "works_at", "Jon's dance studio") in edges()  # "dance studio" singles it out: at once
+    studio = Entity.objects.get(canonical_name="Jon's dance studio")
+    assert studio.kind == "org" and "Jon's studio" in {alias.alias for alias in studio.aliases.all()}
+    assert Memory.objects.filter(entities=studio, content__contains="recital").exists()
+    assert len(Relation.objects.get(predicate="works_at").source_message_ids) == 1  # the message that made it
+
+
+def test_a_bare_club_waits_for_a_second_session_but_a_joined_one_is_a_node_at_once(db):
+    ingest("Tim: My club meets on Fridays.")
+    assert not Entity.objects.filter(kind="org").exists()
+    ingest("Tim: Last night I joined a fantasy literature forum and had a great talk.",
+           "Maria: Just yesterday I joined a nearby church. So far it's been really great!",
+           "John: I'm now part of the fire-fighting brigade.", "Nate: I love my favourite band.")
+    assert {("Tim", "member_of", "Tim's fantasy literature forum"), ("Maria", "member_of", "Maria's church"),
+            ("John", "member_of", "John's fire-fighting brigade")} <= edges()
+    assert not Entity.objects.filter(canonical_name__contains="band").exists()  # a taste, no membership
+
+
+def test_a_group_named_later_takes_the_place_of_its_unnamed_node(db):
+    ingest("Caroline: I just joined a new LGBTQ activist group last Tues.")
+    assert ("Caroline", "member_of", "Caroline's LGBTQ activist group") in edges()
+    ingest("Caroline: Our group, 'Connected LGBTQ Activists', is made of all kinds of people.")
+    group = Entity.objects.get(canonical_name="Connected LGBTQ Activists")
+    assert group.kind == "org" and ("Caroline", "member_of", "Connected LGBTQ Activists") in edges()
+    assert not Entity.objects.filter(canonical_name="Caroline's LGBTQ activist group").exists()  # merged
+    ingest("John: The Wolves are my team for sure.")
+    assert ("John", "member_of", "Wolves") in edges() and ("Wolves", "org") in entities()
 
 
 def test_titles_in_single_quotes_are_things():
