@@ -302,37 +302,55 @@ def run_size(size: int, served: bool = False) -> None:
 
 
 def served_table(size: int) -> None:
-    """The same searches through a real `manage.py serve` on this database (bench/served.py): with one
-    keep-alive connection per client and with a new connection per request; health beside them."""
+    """The same searches through a real `manage.py serve` on this database (bench/served.py), interleaved
+    with the in-process ones: each request in-process (test client), then served over one keep-alive
+    connection, then served on a new connection, so all three meet the same load on a shared host."""
     from django.db import connection
     from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
 
-    from served import serving, timed_requests
+    from served import ServedClient, serving
 
     token = Token.objects.get(user__username="bench-search").key
+    in_process = api_client()
+    use_semantic(True)
     connection.close()
     with serving(connection.settings_dict) as port:
-        print(f"## served: manage.py serve, 2 web workers, {size} memories, {len(QUERIES)} queries x {ROUNDS} rounds")
-        print("| request | connection | p50 ms | p95 ms | p99 ms | max ms |")
-        print("|---|---|---|---|---|---|")
-        health = [None] * 300
-        for keep_alive, label in ((True, "keep-alive"), (False, "new per request")):
-            timed_requests(port, "GET", "/api/v1/health", health[:20], keep_alive=keep_alive)
-            answers = timed_requests(port, "GET", "/api/v1/health", health, keep_alive=keep_alive)
-            _served_row("GET /api/v1/health", label, answers)
+        probes = {"keep-alive": ServedClient(port), "new connection": ServedClient(port, keep_alive=False)}
+        clients = {"keep-alive": ServedClient(port, token=token),
+                   "new connection": ServedClient(port, token=token, keep_alive=False)}
+        print(f"## served: manage.py serve, 2 web workers, {size} memories, {len(QUERIES)} queries x {ROUNDS} "
+              "rounds; each request in-process, served keep-alive, served on a new connection in turn")
+        print("| request | in-process p50 / p95 ms | served keep-alive p50 / p95 | served new connection p50 / p95 |"
+              " keep-alive minus in-process p50 / p95 |")
+        print("|---|---|---|---|---|")
+        _interleaved_row("GET /api/v1/health (no token, as a probe)", APIClient(), probes, "GET", "/api/v1/health",
+                         [None] * 300)
         for mode in ("hybrid", "hybrid+2hop"):
-            bodies = search_bodies(mode)
-            for keep_alive, label in ((True, "keep-alive"), (False, "new per request")):
-                timed_requests(port, "POST", "/api/v1/search", bodies[:5], token=token, keep_alive=keep_alive)
-                answers = timed_requests(port, "POST", "/api/v1/search", bodies * ROUNDS, token=token,
-                                         keep_alive=keep_alive)
-                _served_row(f"search {mode}", label, answers)
+            _interleaved_row(f"search {mode}", in_process, clients, "POST", "/api/v1/search",
+                             search_bodies(mode) * ROUNDS)
+        for client in [*probes.values(), *clients.values()]:
+            client.close()
 
 
-def _served_row(request: str, connection: str, answers: list[tuple[int, float]]) -> None:
-    assert {status for status, _ in answers} == {200}, {status for status, _ in answers}
-    f = latency_figures([ms for _, ms in answers])
-    print(f"| {request} | {connection} | {f['p50']:.1f} | {f['p95']:.1f} | {f['p99']:.1f} | {f['max']:.1f} |",
+def _interleaved_row(request: str, in_process, clients: dict, method: str, path: str, bodies: list) -> None:
+    timings = {"in-process": [], **{label: [] for label in clients}}
+    for n, body in enumerate(bodies[:10] + bodies):  # the first 10: warm-up, not counted
+        began = time.perf_counter()
+        if method == "GET":
+            response = in_process.get(path)
+        else:
+            response = in_process.post(path, body, format="json")
+        answers = {"in-process": (response.status_code, (time.perf_counter() - began) * 1000)}
+        answers |= {label: client.request(method, path, body) for label, client in clients.items()}
+        assert {status for status, _ in answers.values()} == {200}, answers
+        if n >= 10:
+            for label, (_, ms) in answers.items():
+                timings[label].append(ms)
+    f = {label: latency_figures(ms) for label, ms in timings.items()}
+    cells = [f"{f[label]['p50']:.1f} / {f[label]['p95']:.1f}" for label in timings]
+    base, served = f["in-process"], f["keep-alive"]
+    print(f"| {request} | {' | '.join(cells)} | {served['p50'] - base['p50']:+.1f} / {served['p95'] - base['p95']:+.1f} |",
           flush=True)
 
 

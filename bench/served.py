@@ -3,7 +3,8 @@
 `serving(database)` starts `manage.py serve --no-demo` (uvicorn with its web workers, the worker cluster)
 on a free loopback port against a database the bench has loaded (the embedded server's, by its socket),
 waits until /api/v1/ready answers 200 and then SETTLE_SECONDS more (the other processes' start-up); `timed_posts` sends JSON bodies over one keep-alive connection or a
-new connection per request (http.client, as `requests.Session` or curl would) and returns the latencies.
+new connection per request (http.client, as `requests.Session` or curl would) and returns the latencies;
+`ServedClient` sends them one at a time, so a bench can interleave them with in-process requests.
 """
 import http.client
 import json
@@ -69,23 +70,35 @@ def serving(settings_dict: dict, *, workers: int = 2):
                 os.killpg(serve.pid, signal.SIGKILL)
 
 
+class ServedClient:
+    """Requests to a served port over one keep-alive connection, or a new connection each (http.client, as
+    `requests.Session` or curl would): `request` answers (status, ms)."""
+
+    def __init__(self, port: int, *, token: str = "", keep_alive: bool = True):
+        self.port, self.keep_alive, self.connection = port, keep_alive, None
+        self.headers = {"Content-Type": "application/json"} | ({"Authorization": f"Token {token}"} if token else {})
+
+    def request(self, method: str, path: str, body=None) -> tuple[int, float]:
+        if self.connection is None or not self.keep_alive:
+            self.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        began = time.perf_counter()
+        self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=self.headers)
+        response = self.connection.getresponse()
+        response.read()
+        return response.status, (time.perf_counter() - began) * 1000
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
 def timed_requests(port: int, method: str, path: str, bodies: list, *, token: str = "",
                    keep_alive: bool = True) -> list[tuple[int, float]]:
     """(status, ms) per body (None: no body), over one keep-alive connection or a new one each."""
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Token {token}"} if token else {})
-    answers, client = [], None
+    client = ServedClient(port, token=token, keep_alive=keep_alive)
     try:
-        for body in bodies:
-            if client is None or not keep_alive:
-                if client is not None:
-                    client.close()
-                client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            began = time.perf_counter()
-            client.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-            response = client.getresponse()
-            response.read()
-            answers.append((response.status, (time.perf_counter() - began) * 1000))
+        return [client.request(method, path, body) for body in bodies]
     finally:
-        if client is not None:
-            client.close()
-    return answers
+        client.close()

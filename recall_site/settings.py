@@ -14,6 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from recall_site.client_ip import trusted_networks
 from recall_site.config import load_config
 from recall_site.secret_key import load_secret_key
 
@@ -55,6 +56,9 @@ SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
 # The header a TLS-terminating proxy sets, e.g. X-Forwarded-Proto; it must say "https".
 if os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_"), "https")
+# The proxies whose X-Forwarded-For names the client (IPs or networks, comma-separated; none by default):
+# recall_site/client_ip.py. From any other peer the header is ignored.
+RECALL_TRUSTED_PROXIES = trusted_networks(os.environ.get("RECALL_TRUSTED_PROXIES", ""))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -132,6 +136,8 @@ else:
 # which with a pool would hand the connection back mid-task.
 WORKER_PROCESS = sys.argv[1:2] == ["qcluster"]
 DB_POOL_SIZE = envint("RECALL_DB_POOL_SIZE", "0" if WORKER_PROCESS else "4")
+# Threads a web process (recall_site/asgi.py) runs Django requests in; those past the pool wait for a connection.
+RECALL_WEB_THREADS = envint("RECALL_WEB_THREADS", "8")
 DATABASES["default"]["ENGINE"] = "recall_site.postgresql"
 # What pg_stat_activity shows for this process's connections (`manage.py serve`: recall-web, recall-worker).
 DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get("RECALL_DB_APPLICATION_NAME",

@@ -3,6 +3,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from recall_site.client_ip import trusted_networks
+
 
 @pytest.fixture(autouse=True)
 def fresh_counts():
@@ -37,15 +39,18 @@ def test_an_ip_over_its_rate_gets_429_signed_in_or_not(alice_api, recall_config)
     assert APIClient(REMOTE_ADDR="10.0.0.7").get("/api/v1/health").status_code == 200
 
 
-def test_x_forwarded_for_counts_only_behind_trusted_proxies(db, recall_config):
+def test_x_forwarded_for_counts_only_behind_trusted_proxies(db, recall_config, settings):
     recall_config({"security": {"api_rate_per_ip": "1/minute"}})
     assert APIClient().get("/api/v1/health", HTTP_X_FORWARDED_FOR="1.2.3.4").status_code == 200
     _assert_throttled(APIClient().get("/api/v1/health", HTTP_X_FORWARDED_FOR="5.6.7.8"))  # forged: ignored
-    recall_config({"security": {"trusted_proxy_count": 1}})
+    settings.RECALL_TRUSTED_PROXIES = trusted_networks("10.0.0.0/24")
     proxy = APIClient(REMOTE_ADDR="10.0.0.1")
     assert proxy.get("/api/v1/health", HTTP_X_FORWARDED_FOR="9.9.9.9, 1.2.3.4").status_code == 200
     assert proxy.get("/api/v1/health", HTTP_X_FORWARDED_FOR="1.2.3.5").status_code == 200
     _assert_throttled(proxy.get("/api/v1/health", HTTP_X_FORWARDED_FOR="8.8.8.8, 1.2.3.4"))
+    outside = APIClient(REMOTE_ADDR="10.0.1.1")  # not a trusted proxy: its header is ignored
+    assert outside.get("/api/v1/health", HTTP_X_FORWARDED_FOR="1.2.3.6").status_code == 200
+    _assert_throttled(outside.get("/api/v1/health", HTTP_X_FORWARDED_FOR="1.2.3.7"))
 
 
 def test_an_empty_rate_turns_a_limit_off(alice_api, recall_config):

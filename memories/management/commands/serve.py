@@ -95,7 +95,10 @@ def _web_server(addr: str, workers: int) -> list[str]:
     host, _, port = addr.rpartition(":")
     return [sys.executable, "-m", "uvicorn", "recall_site.asgi:application", "--host", host or "127.0.0.1",
             "--port", port, "--workers", str(workers), "--lifespan", "on", "--no-access-log",  # recall.request logs
-            "--http", "recall_site.http_protocol:NoDelayHTTPProtocol"]
+            "--http", "recall_site.http_protocol:NoDelayHTTPProtocol",
+            # uvicorn would take X-Forwarded-For from 127.0.0.1 at its word; recall_site.asgi trusts the
+            # header from RECALL_TRUSTED_PROXIES only (recall_site/client_ip.py).
+            "--no-proxy-headers"]
 
 
 def _dev_server(addr: str) -> list[str]:
