@@ -125,6 +125,11 @@ PET_WORDS = (
 _PET = "(?:" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 _PET_BEFORE = re.compile(r"\b" + _PET + r"(?: (?:named|called))? $", re.IGNORECASE)
 _PET_AFTER = re.compile(r"^,? (?:is )?(?:my|our|his|her|their|the) (?:\w+ )?" + _PET + r"\b", re.IGNORECASE)
+_PET_WORD = re.compile(r"\b" + _PET + r"\b", re.IGNORECASE)
+# What only an animal does: with one person named and no animal word, that someone is a pet.
+_ANIMAL_DOING = re.compile(r"\b(?:wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)|"
+                           r"meow(?:s|ed|ing)|(?:his|her) (?:paws|fur|leash|kibble))\b", re.IGNORECASE)
+_GREETED = re.compile(r"^\W*(?:hey|hi|hello|thanks|thank you|wow|oh|aw+)\W+(?P<name>[A-Z][\w'’\-]*)\b", re.IGNORECASE)
 # Towns smaller than this are more often someone's name ("Tyler", "Marion") than the place meant.
 GAZETTEER_MIN_POPULATION = 200_000
 THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album", "podcast"}
@@ -302,6 +307,11 @@ def named_mentions(text: str) -> list[Mention]:
             kind = previous[1]
         found.append(Mention(name, kind=kind))
         previous = (match.end(), kind)
+    greeted = _GREETED.match(text)  # "Hey Maria, … we had to say goodbye to Max": Maria is spoken to
+    people = [mention for mention in found if mention.kind == "person"
+              and not (greeted and mention.text == greeted.group("name"))]
+    if len(people) == 1 and _ANIMAL_DOING.search(text) and not _PET_WORD.search(text):
+        people[0].kind = "pet"  # "say goodbye to Max … not here wagging that tail anymore"
     return found
 
 

@@ -151,3 +151,35 @@ def test_a_group_named_later_takes_the_place_of_its_unnamed_node(db):
 def test_titles_in_single_quotes_are_things():
     said = candidates_for(message("I finished a painting I call 'Embracing Identity' last night."))
     assert ("Embracing Identity", "thing") in {(m.text, m.kind) for c in said for m in c.mentions}
+
+
+def test_names_given_when_asked_for_are_the_speakers_pets_or_children(db):
+    ingest("Melanie: We've got a pup and a kitty. They brighten up our day!",
+           "Caroline: Ah, they're adorable! What are their names?",
+           "Melanie: Luna and Oliver! They are so sweet and playful.",
+           "Maria: I just adopted this cute pup from a shelter last week.",
+           "John: Wow, Maria, how cute! What's her name?",
+           "Maria: Her name is Shadow! She's full of energy.",
+           "John: Our one-year-old is so cute, his name is Kyle!")
+    assert {("Luna", "pet_of", "Melanie"), ("Oliver", "pet_of", "Melanie"), ("Shadow", "pet_of", "Maria"),
+            ("Kyle", "child_of", "John")} <= edges()
+    assert {("Luna", "pet"), ("Oliver", "pet"), ("Shadow", "pet"), ("Kyle", "person")} <= entities()
+
+
+def test_names_given_unasked_stay_what_they_are(db):
+    ingest("Melanie: We've got a pup and a kitty.", "Caroline: Cool! How was the trip?",
+           "Melanie: Sarah and Tom loved it.")
+    assert not {("Sarah", "pet"), ("Tom", "pet")} & entities()
+    assert not Relation.objects.filter(predicate="pet_of").exists()
+
+
+def test_a_name_after_the_is_a_place_a_team_or_a_title_not_a_person(db):
+    ingest("Tim: Two hikers trekked through the Himalayas last year.",
+           "John: The Wolves are my team for sure. The Hobbit is one of my favorites too.")
+    assert {("Himalayas", "place"), ("Wolves", "org"), ("Hobbit", "thing")} <= entities()
+
+
+def test_someone_wagging_a_tail_is_a_pet_unless_an_animal_is_named_beside(db):
+    ingest("John: Hey Maria! We had to say goodbye to Max. He was part of our family for 10 years, always wagging that tail.",
+           "Sarah: My puppy was wagging his tail when Tom came home.")
+    assert ("Max", "pet") in entities() and ("Tom", "person") in entities()
