@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
-from memories.models import Memory, Scope, TurnInjection, UserProfile
+from memories.models import SAID_BY_ASSISTANT, Memory, Scope, TurnInjection, UserProfile
 from memories.retrieval import Hit, search_memories
 from memories.retrieval.ranking import attach_linked_entities
 from memories.services import profile_get
@@ -48,6 +48,7 @@ def startup_digest(user_id: str) -> Digest:
     candidates = (
         Memory.objects.for_user(user_id).active()
         .filter(pinned=True, needs_review=False, scope=Scope.USER_GLOBAL)
+        .exclude(details__contains={"said_by": SAID_BY_ASSISTANT})  # what the assistant said is no fact of the user
         .without_vectors()
         .order_by("-importance", "-last_reinforced_at", "-id")
     )
@@ -125,7 +126,7 @@ def turn_retrieval(user_id: str, session_id: str, message: str) -> TurnResult:
 
 
 def turn_text(hits: list[Hit]) -> str:
-    return "Relevant memories:\n" + "\n".join(f"- [{h.memory.type}] {h.memory.content}" for h in hits)
+    return "Relevant memories:\n" + "\n".join(f"- [{h.memory.type}] {h.content or h.memory.content}" for h in hits)
 
 
 def _last_injection_within_cooldown(user_id: str, session_id: str) -> bool:

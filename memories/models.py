@@ -10,6 +10,9 @@ from pgvector.django import HnswIndex, VectorField
 
 from entities.models import EMBEDDING_DIMENSIONS, Entity
 
+# `details.said_by` of a memory holding what the assistant said (pipeline/assistant_turns.py).
+SAID_BY_ASSISTANT = "assistant"
+
 
 class MemoryType(models.TextChoices):
     FACT = "fact", "Fact"

@@ -21,6 +21,8 @@ class SearchHitSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.ChoiceField(choices=MemoryType.choices)
     content = serializers.CharField()
+    shortened = serializers.BooleanField(help_text="true when `content` was cut (\"…\") so that the limit's hits "
+                                                   "fit memory_retrieval.max_chars; GET /memories/<id> has it whole")
     domain = serializers.ChoiceField(choices=Domain.choices)
     sensitive = serializers.BooleanField()
     scope = serializers.ChoiceField(choices=Scope.choices)

@@ -46,7 +46,8 @@ class HitOutputSerializer(serializers.Serializer):
     def to_representation(self, hit):
         memory = hit.memory
         return {
-            "id": memory.pk, "type": memory.type, "content": memory.content, "domain": memory.domain,
+            "id": memory.pk, "type": memory.type, "content": hit.content or memory.content,
+            "shortened": bool(hit.content) and hit.content != memory.content, "domain": memory.domain,
             "sensitive": memory.sensitive, "scope": memory.scope, "confidence": memory.confidence,
             "importance": memory.importance, "score": round(hit.score, 4), "freshness": round(hit.freshness, 4),
             "reviewed": not memory.needs_review, "pinned": memory.pinned, "entities": entity_refs(memory),

@@ -132,10 +132,14 @@ def message_id_for(session_id: str, timestamp: datetime, content: str) -> str:
     return f"msg_{digest[:16]}"
 
 
+REPLY_LOOKBACK = 4  # messages back in which to find the one a message answers
+
+
 def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
     """Raw messages ({role, content, timestamp?, id?, name?}) as the pipeline takes them: a message's `name`, or
     a leading "Name: " in its content, makes that person its speaker (and the other speaker of the message
-    before it its addressee); what names given in answer are is read from the lines before (`names_answer`);
+    before it its addressee, and that message's id what it replies to); what names given in answer are is read
+    from the lines before (`names_answer`);
     a missing timestamp is now, a missing id one made from the message."""
     parsed, lines_by = [], {}  # lines_by: (role, speaker) → that speaker's messages so far
     for raw in messages:
@@ -149,6 +153,8 @@ def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
         )
         own_lines = lines_by.setdefault((message.role, message.speaker), [])
         message.names_answer = names_answer(message, parsed[-1] if parsed else None, own_lines)
+        message.in_reply_to = next((m.id for m in reversed(parsed[-REPLY_LOOKBACK:])
+                                    if (m.role, m.speaker) != (message.role, message.speaker)), "")
         parsed.append(message)
         own_lines.append(message)
     return parsed

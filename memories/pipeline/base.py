@@ -51,6 +51,8 @@ class Message:
     addressee: str = ""
     # What the names this message gives are, when it answers "what are their names?" (name_answers.py).
     names_answer: str = ""
+    # The id of the message before it from the other side: the user turn an assistant message answers.
+    in_reply_to: str = ""
 
 
 @dataclass

@@ -13,13 +13,16 @@ pre_filter judged relevant, falls back to the rules, which never return nothing:
 a relevant message matching no pattern is kept as an episodic event with the
 words as said (see `rules.py`). Both take a transcript line's speaker
 (`Message.speaker`) as the "I" of the message, and every candidate of that line
-is linked to the speaker (as its subject unless it has one).
+is linked to the speaker (as its subject unless it has one). An assistant message
+is never read for facts about anyone: its passages of substance are kept as what
+the assistant said (`assistant_turns.py`).
 """
 import logging
 
 from entities.names import normalize_name
 from entities.selectors import known_name_forms
-from memories.pipeline.base import Candidate, IngestContext, Message, Stage, WorkItem, first_person
+from memories.pipeline.assistant_turns import ASSISTANT, assistant_candidates
+from memories.pipeline.base import Candidate, IngestContext, Message, Rejected, Stage, WorkItem, first_person
 from memories.pipeline.llm import LLMExtractionError, llm_candidates
 from memories.pipeline.names_in_text import mid_sentence_names, names_known, sentence_first_words
 from memories.pipeline.rules import extract_candidates
@@ -67,10 +70,16 @@ class Extract(Stage):
         return not context.explicit  # remember_memory's candidate is given, not extracted
 
     def run_batch(self, items: list[WorkItem], context: IngestContext) -> None:
-        context.known_names = known_names([item.message for item in items if item.rejection is None], context)
+        said = [item.message for item in items if item.rejection is None and item.message.role != ASSISTANT]
+        context.known_names = known_names(said, context)
         super().run_batch(items, context)
 
     def run(self, item: WorkItem, context: IngestContext) -> None:
+        if item.message.role == ASSISTANT:
+            item.candidates = assistant_candidates(item.message)
+            if not item.candidates:
+                raise Rejected(self.name, "no_substance")  # every passage a pleasantry
+            return
         with names_known(context.known_names):
             item.candidates = speaker_linked(candidates_for(item.message), item.message)
 

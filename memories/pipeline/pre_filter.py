@@ -18,7 +18,8 @@ per message.
 import re
 
 from memories.pipeline.base import Rejected, Stage, WorkItem
-from memories.pipeline.dialogue import replies_in_batch
+from memories.pipeline.assistant_turns import ASSISTANT, assistant_relevance
+from memories.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
 from memories.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
@@ -243,9 +244,12 @@ class PreFilter(Stage):
         super().run_batch(items, context)
 
     def run(self, item: WorkItem, context) -> None:
-        if item.message.role != "user":
-            raise Rejected(self.name, "not_a_user_message")
-        score, reason = relevance_score(item.message.content, answers=item.answers)
+        if item.message.role not in SPEAKING_ROLES:
+            raise Rejected(self.name, "not_a_user_message")  # a system prompt, a tool's output
+        if item.message.role == ASSISTANT:
+            score, reason = assistant_relevance(item.message.content)
+        else:
+            score, reason = relevance_score(item.message.content, answers=item.answers)
         item.relevance = score
         if score < recall_setting("memory.relevance_threshold"):
             raise Rejected(self.name, f"low_relevance:{reason}" if reason else "low_relevance", score)

@@ -38,9 +38,12 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
     threshold = recall_setting("memory.duplicate_similarity_threshold")
     wanted = normalized_text(candidate.content)
     best, best_score = None, threshold
+    said_by = candidate.details.get("said_by", "")
     for memory in lexical_matches(user_id, candidate):
         if not _same_day(memory.valid_from, candidate.valid_from, candidate.type):
             continue
+        if (memory.details or {}).get("said_by", "") != said_by:
+            continue  # the assistant repeating the user confirms nothing, nor the other way round
         existing = normalized_text(memory.content)
         score = 100.0 if existing == wanted else fuzz.token_sort_ratio(existing, wanted)
         if score >= best_score:

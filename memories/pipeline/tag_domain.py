@@ -44,7 +44,11 @@ KEYWORDS = {
         r"\b(work\w*|job|manager|boss|colleague|co-?worker|client|project|proposal|deadline|promot\w*|"
         r"salary|raise|office|company|team|career|quarterly|report|presentation|standup|sprint|employer|"
         r"hired|engineer\w*|startup|contract|investor|roadmap|okrs?|1:1|one-on-one|hr|interview|"
-        r"conference|business|customer|stakeholder|board)\b", CI),
+        r"conference|business|customer|stakeholder|board|"
+        # Building software is work whoever it is for: the project talk assistants hear most.
+        r"code|coding|library|libraries|api|apis|repo|repository|deploy\w*|database|server|backend|frontend|"
+        r"bug|debug\w*|feature|release|framework|endpoint|auth|oauth|login|ci|pipeline|migration|refactor\w*|"
+        r"python|javascript|typescript|sql|docker|kubernetes|flask|django|react)\b", CI),
     "scheduling": re.compile(
         r"\b(meeting|meetings|calendar|schedul\w*|reschedul\w*|appointment|lunch|dinner|breakfast|brunch|"
         r"tomorrow|tonight|today|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"

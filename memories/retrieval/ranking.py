@@ -21,7 +21,10 @@ larger `turn_freshness_weight` for proactive per-turn injection. A three-month-o
 close match keeps at least 1 − w of its relevance, so a weak match must be far
 fresher *and* nearly as relevant to pass it. Memories decayed below the retrieval
 floor are dropped (expired), near-duplicates of a better hit are suppressed, and
-the caps (limit, max_memories, max_chars) are applied in rank order.
+the caps (limit, max_memories, max_chars) are applied in rank order. The limit is
+filled when enough memories match: if their words together run over max_chars,
+the longest are shortened to a common length (`Hit.content`, cut at a word,
+"…"), never below MIN_SHORTENED_CHARS — below that the lowest-ranked are left out.
 """
 import re
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
 _WORDS = re.compile(r"\w+")
+MIN_SHORTENED_CHARS = 160  # a memory cut shorter than this says too little to be worth its place
 
 # What a hit shows of the entities it is linked to ([{id, name, kind}], the API's entity refs),
 # per memory, for a list of memories in one query.
@@ -69,6 +73,7 @@ class Hit:
     retrievers: list[str] = field(default_factory=list)
     hop_path: str = ""
     explanation: str = ""
+    content: str = ""  # the memory's words as returned: shortened when the hits' words exceed max_chars
 
 
 def found_ranks(candidates: dict[str, list[int]]) -> dict[int, dict[str, int]]:
@@ -183,19 +188,44 @@ def _graph_adds(mention: str | None, content: str) -> float:
 
 
 def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:
-    """Best first: skip near-duplicates of a kept hit and hits that would overflow max_chars."""
+    """Best first, near-duplicates of a kept hit skipped, up to `limit`, their words within max_chars (see the
+    module docstring)."""
     threshold = recall_setting("memory_retrieval.near_duplicate_ratio")
-    chosen, used = [], 0
+    chosen = []
     for hit in hits:
         if len(chosen) >= limit:
             break
         text = hit.memory.content.lower()
-        if used + len(text) > max_chars or any(
-                fuzz.token_sort_ratio(text, kept.memory.content.lower()) >= threshold for kept in chosen):
-            continue
-        chosen.append(hit)
-        used += len(text)
+        if not any(fuzz.token_sort_ratio(text, kept.memory.content.lower()) >= threshold for kept in chosen):
+            chosen.append(hit)
+    while chosen:
+        lengths = [len(hit.memory.content) for hit in chosen]
+        length = _common_length(lengths, max_chars)
+        if length >= min(MIN_SHORTENED_CHARS, max(lengths)):
+            break
+        chosen.pop()
+    for hit in chosen:
+        hit.content = _shortened(hit.memory.content, length)
     return chosen
+
+
+def _common_length(lengths: list[int], max_chars: int) -> int:
+    """The largest length c with sum(min(length, c)) <= max_chars (all of the longest when they fit)."""
+    if sum(lengths) <= max_chars:
+        return max(lengths)
+    left, below = max_chars, len(lengths)
+    for length in sorted(lengths):  # the shorter ones whole, the rest share what is left equally
+        if length * below > left:
+            return left // below
+        left, below = left - length, below - 1
+    return max(lengths)
+
+
+def _shortened(text: str, length: int) -> str:
+    if len(text) <= length:
+        return text
+    cut = text[: max(length - 1, 0)]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
 
 
 def _explain(hit: Hit, found: dict[str, int], similarity: float | None) -> str:

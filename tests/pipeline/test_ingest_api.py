@@ -29,9 +29,9 @@ def test_ingest_returns_a_trace_per_message(alice_api):
     assert audit.counts["messages"] == 3 and "Volkswagen" not in str(audit.target_ids)
 
 
-def test_assistant_messages_produce_no_memories(alice_api):
+def test_an_assistant_message_is_never_a_preference_of_the_users(alice_api):
     body = post(alice_api, "I prefer morning meetings", role="assistant").json()
-    assert body["messages"][0]["reason"] == "not_a_user_message"
+    assert body["messages"][0]["outcome"] == "rejected"
     assert not Memory.objects.exists()
 
 

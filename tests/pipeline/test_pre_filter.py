@@ -89,8 +89,8 @@ def test_rejections_are_traced_with_stage_reason_and_score(run):
     assert stored.outcome == "stored" and stored.score >= THRESHOLD
 
 
-def test_only_user_messages_become_memories(run):
-    trace = run("I prefer morning meetings", role="assistant")
+def test_a_system_or_tool_message_never_becomes_a_memory(run):
+    trace = run("I prefer morning meetings", role="system")
     assert [(e.outcome, e.reason) for e in trace.entries] == [("rejected", "not_a_user_message")]
     assert trace.memory_ids == []
 

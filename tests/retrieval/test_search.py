@@ -247,3 +247,21 @@ def test_a_friend_who_is_a_hub_brings_only_related_memories(alice_api, remember,
     result = search(alice_api, "When did Caroline go to the LGBTQ support group?", hints={"hop": 1})
     assert {hit["id"] for hit in result["results"] if "graph" in hit["explanation"]["retrievers"]} & {
         memory.pk for memory in hers}
+
+
+def test_long_memories_are_shortened_so_the_limit_is_filled_within_max_chars(alice_api, recall_config, remember):
+    sights = ["marmots", "chamois", "eagles", "glaciers", "waterfalls", "huts", "chapels", "lakes", "pines",
+              "ibex", "orchids", "caves", "bridges", "cairns", "vultures", "gentians"]
+    for n, place in enumerate(["Bled", "Tatra", "Dolomites", "Picos", "Snowdon", "Triglav", "Olympus", "Ordesa"]):
+        seen = " and ".join(sights[(n * 5 + k) % len(sights)] for k in range(5))
+        remember(f"Hiking note on {place}: the ridge path has loose scree. We saw {seen} on day {n + 1}, "
+                 f"walked {n * 7 + 11} kilometres in {n + 4} hours, slept at {1200 + n * 150} metres and "
+                 f"ate {place} cheese from a farm called {place.upper()}-{n} near the trailhead.", type="fact")
+    recall_config({"memory_retrieval": {"max_chars": 1600}})
+    everywhere = {"include_all_domains": True}
+    hits = search(alice_api, "hiking note ridge path scree", limit=8, filters=everywhere)["results"]
+    assert len(hits) == 8 and sum(len(hit["content"]) for hit in hits) <= 1600
+    assert all(hit["shortened"] and hit["content"].endswith("…") for hit in hits)
+    recall_config({"memory_retrieval": {"max_chars": 500}})  # shorter than 160 characters each: fewer hits
+    fewer = search(alice_api, "hiking note ridge path scree", limit=8, filters=everywhere)["results"]
+    assert 1 <= len(fewer) < 8 and all(len(hit["content"]) >= 159 for hit in fewer)

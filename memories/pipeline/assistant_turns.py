@@ -1,0 +1,118 @@
+"""What the assistant said, kept in its place: the plan it proposed, the library it recommended, the figure it
+computed — never a fact about the user.
+
+The seed's auto-memory is reflection after the response: the exchange is the unit, not the user's line
+alone. An assistant message is scored for substance (`assistant_relevance`): a proposal or recommendation
+("I'd suggest…", "you could use…", "here's a plan"), a decision taken with the user ("let's go with…"), a
+computation or figures, code, a list of steps or options. Chit-chat, apologies, offers of more help and
+questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
+(`assistant_candidates`), one per passage of at most PASSAGE_CHARS (a long answer is several passages, so
+each is embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
+`details.in_reply_to` the user turn it answered (`Message.in_reply_to`). They name no entities and have no
+subject: the user's graph and facts stand on what people said. They never enter the startup digest
+(hydration.py) and are not reinforced by, nor reinforce, what the user said (reconcile.py).
+"""
+import re
+
+from memories.models import SAID_BY_ASSISTANT
+from memories.pipeline.base import Candidate, Message, default_confidence, default_importance
+from recall_site.config import recall_setting
+
+ASSISTANT = "assistant"  # the message role
+PASSAGE_CHARS = 800  # about what all-MiniLM-L6-v2 reads of one text (256 word pieces)
+MAX_PASSAGES = 8  # of one message: the rest of a very long answer is left out
+MIN_WORDS = 8
+CI = re.IGNORECASE | re.MULTILINE
+
+# What makes an assistant message worth keeping, each cue counted once.
+SUBSTANCE = [
+    re.compile(r"\b(?:i(?:'d| would)? (?:recommend|suggest|propose|advise)|my (?:recommendation|suggestion)|"
+               r"you (?:could|should|might|can|may want to) (?:use|try|consider|start|switch|add|set|go|keep|"
+               r"split|move|replace|run|create|build|write|schedule|aim)|consider (?:using|adding|switching)|"
+               r"(?:a|the) (?:good|better|best|solid|safer|simpler) (?:option|choice|approach|fit)|"
+               r"here(?:'s| is) (?:a|an|the|your|my) (?:plan|schedule|breakdown|outline|draft|summary|"
+               r"approach|list|budget|itinerary|recipe|script|example|version|template))\b", CI),
+    re.compile(r"\b(?:let's (?:go with|use|settle on|stick with|do|plan|start|schedule|aim for)|we(?:'ll| will) "
+               r"(?:use|go with|start|do|plan)|(?:we|you) (?:decided|agreed|settled) (?:on|to)|"
+               r"(?:the|your) (?:plan|decision|goal|deadline|budget|target) (?:is|will be))\b", CI),
+    re.compile(r"\d[\d,.]*\s*(?:%|percent|ms|s\b|seconds|minutes|hours|days|weeks|months|years|kb|mb|gb|tb|"
+               r"users|requests|items|pages|words|calories|kcal|km|miles|kg|lbs?|\$|€|£|usd|eur)|"
+               r"[$€£]\s?\d|\b(?:total|comes to|works out to|sum|average|per (?:day|week|month|hour))\b|"
+               r"\d\s*[-+*/×=]\s*\d", CI),
+    re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]"),
+    re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
+    re.compile(r"\b(?:step|phase|sprint|milestone|week|day) \d+\b|\b(?:first|then|next|finally),? ", CI),
+]
+SUBSTANCE_WEIGHT = 0.25
+BASE_SCORE = 0.35
+# An assistant line that only apologises, thanks, offers more help, cheers or hands a question back.
+_PLEASANTRY = re.compile(
+    r"^\W*(?:(?:i'?m )?sorry|i apologi[sz]e|my apologies|thanks?(?: you)?|you'?re welcome|no problem|"
+    r"glad (?:i|to|that)|happy to help|great (?:question|idea|choice|job)|good (?:question|luck|idea)|"
+    r"absolutely|of course|sure(?: thing)?|certainly|let me know|feel free|is there anything|"
+    r"do you (?:want|need|have)|would you like|what (?:else|do you think)|hope (?:this|that) helps|"
+    r"that'?s (?:great|awesome|wonderful|a great)|congrat\w*|you'?ve got this|good (?:morning|night))\b", CI)
+_PASSAGE_BREAK = re.compile(r"\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def assistant_relevance(text: str) -> tuple[float, str]:
+    """(score in 0..1, junk reason or "") of an assistant message, on the same scale as the user's."""
+    text = text.strip()
+    if len(text.split()) < MIN_WORDS:
+        return 0.0, "too_short"
+    substantive = sum(bool(pattern.search(text)) for pattern in SUBSTANCE)
+    if not substantive:
+        asks = all(sentence.rstrip().endswith("?") for sentence in _SENTENCE_END.split(text) if sentence.strip())
+        return BASE_SCORE, "question" if asks else "chit_chat"
+    return round(min(BASE_SCORE + SUBSTANCE_WEIGHT * substantive, 1.0), 3), ""
+
+
+def assistant_candidates(message: Message) -> list[Candidate]:
+    """The message's passages of substance as `event` candidates (see the module docstring)."""
+    found = []
+    for passage in passages(message.content)[:MAX_PASSAGES]:
+        found.append(Candidate(
+            type="event", content=f"Assistant: {passage}", confidence=default_confidence("fact"),
+            importance=default_importance("episodic"), valid_from=message.timestamp,
+            half_life_days=recall_setting("decay.episodic_half_life_days"),
+            details={"said_by": SAID_BY_ASSISTANT, "in_reply_to": message.in_reply_to, "episodic": True,
+                     "kind": "assistant"},
+        ))
+    return found
+
+
+def passages(text: str) -> list[str]:
+    """The text cut at blank lines (a paragraph, a list, a code block), paragraphs that are only pleasantries left
+    out, joined again into passages of at most PASSAGE_CHARS (a longer paragraph cut at sentence ends)."""
+    pieces = []
+    for block in filter(None, (block.strip() for block in _PASSAGE_BREAK.split(text))):
+        if not _only_pleasantries(block):
+            pieces += [block] if len(block) <= PASSAGE_CHARS else _sentences_within(block)
+    kept, current = [], ""
+    for piece in pieces:
+        if current and len(current) + 2 + len(piece) > PASSAGE_CHARS:
+            kept.append(current)
+            current = ""
+        current = f"{current}\n\n{piece}" if current else piece
+    if current:
+        kept.append(current)
+    return kept
+
+
+def _sentences_within(block: str) -> list[str]:
+    out, current = [], ""
+    for sentence in _SENTENCE_END.split(block):
+        if current and len(current) + 1 + len(sentence) > PASSAGE_CHARS:
+            out.append(current)
+            current = ""
+        current = f"{current} {sentence}" if current else sentence
+    if current:
+        out.append(current)
+    return [piece[:PASSAGE_CHARS] for piece in out]
+
+
+def _only_pleasantries(passage: str) -> bool:
+    sentences = [s for s in _SENTENCE_END.split(passage.strip()) if s.strip()]
+    return all(_PLEASANTRY.match(s) or s.rstrip().endswith("?") for s in sentences) and not any(
+        pattern.search(passage) for pattern in SUBSTANCE)
