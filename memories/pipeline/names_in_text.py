@@ -13,7 +13,8 @@ chat it let in misspellings and slang, "Remenber", "Looky", and no names.)
 
 Cheap context rules decide what a name is: a person unless its own words say otherwise ("Acme Inc",
 "Stanford University", "Lake Tahoe", an acronym, a title in quotes), a gazetteer does (GeoNames' countries,
-US states and larger cities), or the words around it do — "my dog Rex" a pet, "on Duolingo", "the Strava
+US states and larger cities) or a short list of the apps and sites everyone uses does ("TikTok", "YouTube":
+things), or the words around it do — "my dog Rex" a pet, "on Duolingo", "the Strava
 app", "playing Zelda" a thing, "at/for X" an org, "in X" or "flew to X" a place; "Sarah's" is always
 someone's.
 """
@@ -133,6 +134,13 @@ _GREETED = re.compile(r"^\W*(?:hey|hi|hello|thanks|thank you|wow|oh|aw+)\W+(?P<n
 # Towns smaller than this are more often someone's name ("Tyler", "Marion") than the place meant.
 GAZETTEER_MIN_POPULATION = 200_000
 THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album", "podcast"}
+# Apps and sites everyone uses, named bare ("Instagram and TikTok can help", "content for YouTube"): things,
+# whatever the words around them would make of a name.
+PLATFORM_NAMES = frozenset("""
+youtube instagram tiktok facebook twitter reddit pinterest snapchat whatsapp telegram discord slack zoom
+linkedin netflix spotify hulu twitch tumblr etsy ebay amazon uber lyft airbnb duolingo strava tinder bumble
+google chatgpt wikipedia github gmail venmo paypal
+""".split())
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
@@ -226,7 +234,7 @@ def has_evidence(word: str, after: str) -> bool:
     bare = word.removesuffix("'s").removesuffix("’s")
     if bare.lower() in NOT_NAMES:
         return False
-    if normalize_name(bare) in _KNOWN_NAMES.get():
+    if normalize_name(bare) in _KNOWN_NAMES.get() or bare.lower() in PLATFORM_NAMES:
         return True
     if bare.lower().endswith(("ing", "ly")):  # "Thankfully, my son…", "Marrying my partner…"
         return False
@@ -332,6 +340,8 @@ def name_kind(name: str, before: str, after: str) -> str:
     """person, pet, org, place or thing, from the name as written ("Sarah's", "Acme Inc", "NASA"), the
     gazetteer, then the words around it."""
     first, last = name.split(" ")[0].lower(), name.split(" ")[-1].lower()
+    if name.lower().removesuffix("'s").removesuffix("’s") in PLATFORM_NAMES:
+        return "thing"
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
         if last in words:
             return kind

@@ -183,3 +183,8 @@ def test_someone_wagging_a_tail_is_a_pet_unless_an_animal_is_named_beside(db):
     ingest("John: Hey Maria! We had to say goodbye to Max. He was part of our family for 10 years, always wagging that tail.",
            "Sarah: My puppy was wagging his tail when Tom came home.")
     assert ("Max", "pet") in entities() and ("Tom", "person") in entities()
+
+
+def test_the_apps_and_sites_everyone_uses_are_things(db):
+    ingest("Gina: Instagram and TikTok can help you reach a younger crowd. I make gaming content for YouTube.")
+    assert {("Instagram", "thing"), ("TikTok", "thing"), ("YouTube", "thing")} <= entities()
