@@ -2,7 +2,9 @@
 (the main one, and `recall-ingest` for background ingest jobs).
 
 The web server is uvicorn (ASGI: the console, the REST API and the MCP endpoint at /mcp) with
-`--workers` processes (`RECALL_WEB_WORKERS`, default 2); static files come from WhiteNoise. `--dev`
+`--workers` processes (`RECALL_WEB_WORKERS`, default 2), each running Django's requests in
+RECALL_WEB_THREADS threads, one hop per request (recall_site/asgi.py); X-Forwarded-For counts only from
+RECALL_TRUSTED_PROXIES (recall_site/client_ip.py); static files come from WhiteNoise. `--dev`
 runs Django's development server instead (auto-reload off). The banner names the demo logins only
 when they exist: memories/demo.py makes them with the demo data, and `--no-demo` leaves both out.
 """
