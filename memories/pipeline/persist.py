@@ -59,8 +59,8 @@ class Persist(Stage):
             memory_supersede(old=old, new=memory, at=message.timestamp)
         self._write_relation(candidate, context, message.timestamp, message.id)
         if candidate.supersedes:
-            result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute}", candidate, memory,
-                             [old.pk for old in candidate.supersedes])
+            result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute or 'measure'}",
+                             candidate, memory, [old.pk for old in candidate.supersedes])
         elif memory.needs_review:
             result = _result(Outcome.REVIEW, self.name, memory.review_reason, candidate, memory)
         else:

@@ -84,6 +84,17 @@ CUES = [
 ]
 # "Alex thinks…", "Emma is planning…": the people in the user's life count as much as the user.
 PERSON_STATEMENT_WEIGHT = 0.25
+# The user's own project, figures, code or decision (ours): never small talk, whatever else it sounds like —
+# a dashboard calling a weather API is no weather remark, "Good news: the build now takes 4 minutes" no reaction.
+SUBSTANCE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:%|ms\b|seconds?\b|minutes?\b|hours?\b|users?\b|customers?\b|requests?\b|"
+    r"(?:[kmg]b|tb)\b|lines?\b|tests?\b|tables?\b|rows?\b|pages?\b|words?\b|items?\b|units?\b|subscribers?\b|"
+    r"members?\b|signups?\b|sales\b|orders?\b|euros?\b|dollars?\b|k\b)|[$€£]\s?\d|```|"
+    r"\b(?:the|our|my|a|an) (?:[\w\-]+ )?(?:build|deploy\w*|release|sprint|repo|api|database|server|backend|frontend|app|codebase|"
+    r"pipeline|prototype|mvp|launch|roadmap|budget|schema|dashboard|project|thesis|manuscript)\b|"
+    r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b", CI)
+SUBSTANCE_WEIGHT = 0.3
+SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
 JUNK = [
@@ -222,8 +233,12 @@ def relevance_score(text: str, *, answers: bool = False) -> tuple[float, str]:
     penalty, reason = max(((p, r) for pattern, p, r in JUNK if pattern.search(text)), default=(0.0, ""))
     adjustment, balance_reason = chat_balance(text, junk=penalty >= STRONG_JUNK)
     dialogue, dialogue_reason = dialogue_adjustment(text, answers)
-    score += adjustment + dialogue
     reason = reason or balance_reason or dialogue_reason
+    if SUBSTANCE.search(content):
+        score += SUBSTANCE_WEIGHT
+        if reason in SOFT_JUNK:
+            penalty, adjustment, dialogue, reason = 0.0, max(adjustment, 0.0), max(dialogue, 0.0), ""
+    score += adjustment + dialogue
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
     return round(min(max(score - penalty, 0.0), 1.0), 3), reason

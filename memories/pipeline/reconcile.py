@@ -5,6 +5,9 @@
   fall on the same day) → the candidate becomes a reinforcement of that memory.
 - Same subject + attribute (residence, employer, diet, prefers:meetings, …) with a
   new value → the old active memories are marked for supersession.
+- A new number for the same measure ("the build now takes 4 minutes") → the
+  earlier value is superseded when the candidate says it changed, else linked
+  (`value_updates.py`).
 - An inferred pattern (infer) → the preference already inferred from the same
   behaviour counts this session too (`patterns.pattern_reconciled`), or a new one.
 Reads only; persist applies the decisions in the message's transaction.
@@ -20,6 +23,7 @@ from rapidfuzz import fuzz
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from memories.pipeline.patterns import is_inferred_pattern, pattern_reconciled
+from memories.pipeline.value_updates import earlier_values
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -27,6 +31,7 @@ LOOKUP_LIMIT = 50
 KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
 _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
+VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
 
 
 def normalized_text(text: str) -> str:
@@ -95,3 +100,13 @@ def reconcile_candidates(candidates: list[Candidate], context: IngestContext) ->
             candidate.action, candidate.existing = "reinforce", existing
         else:
             candidate.supersedes = superseded_by_candidate(context.user_id, candidate)
+            if not candidate.supersedes and candidate.type in VALUE_TYPES:
+                _value_updates(candidate, context)
+
+
+def _value_updates(candidate: Candidate, context: IngestContext) -> None:
+    """"The build now takes 4 minutes": the earlier "takes 11 minutes" is superseded; without "now", linked."""
+    updated, maybe = earlier_values(context.user_id, candidate.content, candidate.details.get("said_by", ""))
+    candidate.supersedes = updated
+    if updated or maybe:
+        candidate.details["updates"] = [memory.pk for memory in updated + maybe]

@@ -253,3 +253,12 @@ def test_a_question_the_speaker_asked_himself_is_not_answered_by_his_next_messag
                                                       at=MONDAY + timedelta(seconds=1))]
     trace = run_pipeline(user_id="alice", session_id="s1", messages=own, source="import", actor="test")
     assert [entry.stage for entry in trace.entries] == ["pre_filter", "pre_filter"]
+
+
+def test_the_users_project_and_figures_are_never_small_talk(run):
+    trace = run("I'm setting up a dashboard that calls the OpenWeather API for the weather forecast.",
+                "Good news: the build now takes 4 minutes after caching the dependencies.",
+                "How do I cut the build from 11 minutes, given our 40 beta users?",
+                "What's the weather like?", "Nice weather today!")
+    assert [e.outcome for e in trace.entries][:3] == ["stored"] * 3
+    assert [(e.outcome, e.reason) for e in trace.entries][3:] == [("rejected", "low_relevance:weather")] * 2

@@ -1,0 +1,42 @@
+"""A later value for the same measure: updates win over stale values."""
+from datetime import timedelta
+
+from memories.models import Memory, Status
+from memories.pipeline.value_updates import measures, same_measure
+from tests.pipeline.conftest import MONDAY, ingest
+
+
+def test_a_number_said_to_have_changed_supersedes_the_earlier_one(db):
+    ingest("The build of our app takes 11 minutes on CI, which slows every review.")
+    ingest("Good news: the build now takes 4 minutes after caching the dependencies.", at=MONDAY + timedelta(days=3),
+           session_id="s2")
+    old = Memory.objects.get(content__contains="11 minutes")
+    new = Memory.objects.get(content__contains="4 minutes")
+    assert old.status == Status.SUPERSEDED and old.superseded_by_id == new.pk
+    assert new.details["updates"] == [old.pk]
+
+
+def test_growth_supersedes_and_a_different_measure_does_not(db):
+    ingest("We have 25 beta users for the planner app so far.")
+    ingest("We're up to 40 beta users now, and 3 of them pay.", at=MONDAY + timedelta(days=5), session_id="s2")
+    assert Memory.objects.get(content__contains="25 beta users").status == Status.SUPERSEDED
+    ingest("I ran 5 miles along the river with my running club.", at=MONDAY + timedelta(days=6), session_id="s3")
+    ingest("I read 5 chapters of my novel for the book club today.", at=MONDAY + timedelta(days=7), session_id="s4")
+    assert Memory.objects.filter(status=Status.ACTIVE, content__contains="5 miles").exists()
+
+
+def test_a_new_number_without_a_word_of_change_keeps_both_and_links_them(db):
+    ingest("The staging database holds 120 tables after the migration.")
+    ingest("The staging database holds 140 tables, I counted again.", at=MONDAY + timedelta(days=1),
+           session_id="s2")
+    old = Memory.objects.get(content__contains="120 tables")
+    assert old.status == Status.ACTIVE
+    assert Memory.objects.get(content__contains="140 tables").details["updates"] == [old.pk]
+
+
+def test_measures_read_the_number_its_measure_and_its_topic():
+    build, = measures("the build now takes 4 minutes")
+    assert (build.value, build.measure, build.updated) == (4.0, "minute", True) and "build" in build.topic
+    earlier, = measures("The build takes 11 minutes.")
+    assert same_measure(build, earlier) and not earlier.updated
+    assert not same_measure(build, measures("the test suite takes 9 minutes")[0])  # another topic
