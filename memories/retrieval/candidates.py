@@ -13,11 +13,12 @@ When the nearest query comes back short (a filter that keeps few of the HNSW
 scan's rows), semantic.py widens it as before and the statement runs again
 with those nearest rows as a list.
 """
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from entities.models import EntityKind
-from memories.models import MemoryType
+from memories.models import SAID_BY_ASSISTANT, MemoryType
 from memories.retrieval.eligible import Eligible
 from memories.retrieval.graph import GraphFound, graph_pool
 from memories.retrieval.lexical import weighted_match
@@ -39,7 +40,7 @@ m.type = %(event)s AND EXISTS (
       AND (entity.last_mentioned_at < %(cutoff)s
            OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
 ),
-1 - (m.embedding <=> {vector}), {lexical}
+1 - (m.embedding <=> {vector}), {lexical}, m.details @> %(assistant_said)s::jsonb
 """
 
 
@@ -98,6 +99,7 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
     entity, and the rows of the nearest query (`given` (id, similarity) rows, when widened, replace it)."""
     retrieval = recall_setting("memory_retrieval")
     params = {"lexical_ids": lexical, "event": MemoryType.EVENT.value, "person": EntityKind.PERSON.value,
+              "assistant_said": json.dumps({"said_by": SAID_BY_ASSISTANT}),
               "cutoff": now - timedelta(days=recall_setting("decay.stale_person_days")),
               "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"]}
     ctes, retrievers = [], ["SELECT unnest(%(lexical_ids)s::bigint[]) AS id"]

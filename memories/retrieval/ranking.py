@@ -100,6 +100,7 @@ class Candidate(NamedTuple):
     stale_person: bool
     similarity: float | None  # cosine similarity to the query vector (None: no vector, or not embedded yet)
     lexical: float  # summed rarity of the query's lexemes it holds (retrieval.lexical.weighted_match)
+    said_by_assistant: bool  # what the assistant said (pipeline/assistant_turns.py)
 
     @property
     def last_reinforced_at(self) -> datetime:
@@ -123,11 +124,14 @@ WHERE m.id = ANY(%(ids)s)
 
 
 def rank_hits(candidates: dict[str, list[int]], rows: list[Candidate], hop_paths: dict[int, str], *,
-              now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float) -> list[Hit]:
+              now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float,
+              query: str = "") -> list[Hit]:
     """Score every candidate (`rows`: their ranking columns, candidates.py), keep the best within the caps,
     then load those memories in full."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
+    assistant_weight = 1.0 if asks_what_the_assistant_said(query) else recall_setting(
+        "memory_retrieval.assistant_weight")
     found = found_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
@@ -135,7 +139,7 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[Candidate], hop_paths
         freshness = memory_freshness(row, now, stale_person=row.stale_person)
         if freshness < floor:
             continue
-        relevance = relevance_of(row)
+        relevance = relevance_of(row) * (assistant_weight if row.said_by_assistant else 1.0)
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
         score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
         ranks = found[row.pk]
@@ -151,6 +155,19 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[Candidate], hop_paths
         hit.memory = full[hit.memory.pk]
         hit.explanation = _explain(hit, found[hit.memory.pk], similarity)
     return chosen
+
+
+# "Which library did you recommend?", "what plan did we settle on?": a question about what the assistant said.
+_ASKS_ASSISTANT = re.compile(
+    r"\b(?:did|have|had|would) you\b|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|"
+    r"calculated|showed|wrote|explained|recommend|suggest)\b|\byour (?:recommendation|suggestion|advice|plan|"
+    r"answer|estimate)\b|\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)\b|"
+    r"\bwe (?:settled|decided|agreed|chose|picked|planned)\b", re.IGNORECASE)
+
+
+def asks_what_the_assistant_said(query: str) -> bool:
+    """Whether the question asks after the assistant's words: then they weigh as much as the user's."""
+    return bool(_ASKS_ASSISTANT.search(query))
 
 
 def _relevance(rows: list[Candidate], *, graph_mentions: dict[int, str]):

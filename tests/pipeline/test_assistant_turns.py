@@ -36,6 +36,8 @@ def test_a_recommendation_is_kept_as_what_the_assistant_said_and_found_again(ali
     assert said.subject is None and not said.entities.exists()  # nobody's fact, no entity of the user's
     hits = search(alice_api, "which library did you recommend for auth?")
     assert hits and hits[0]["id"] == said.pk and hits[0]["source_message_ids"] == ["m1"]
+    neutral = [hit["source_message_ids"] for hit in search(alice_api, "auth library for the Flask app")]
+    assert neutral[:2] == [["m0"], ["m1"]]  # unless asked after the assistant's words, the user's come first
 
 
 def test_a_plan_is_kept_and_its_closing_pleasantry_left_out(alice_api):
