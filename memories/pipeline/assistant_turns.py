@@ -6,8 +6,8 @@ alone. An assistant message is scored for substance (`assistant_relevance`): a p
 ("I'd suggest…", "you could use…", "here's a plan"), a decision taken with the user ("let's go with…"), a
 computation or figures, code, a list of steps or options. Chit-chat, apologies, offers of more help and
 questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
-(`assistant_candidates`), one per passage of at most PASSAGE_CHARS (a long answer is several passages, so
-each is embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
+(`assistant_candidates`): its first MAX_PASSAGES passages of substance, each at most PASSAGE_CHARS (so it is
+embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
 `details.in_reply_to` the user turn it answered (`Message.in_reply_to`). They name no entities and have no
 subject: the user's graph and facts stand on what people said. They never enter the startup digest
 (hydration.py) and are not reinforced by, nor reinforce, what the user said (reconcile.py).
@@ -20,7 +20,7 @@ from recall_site.config import recall_setting
 
 ASSISTANT = "assistant"  # the message role
 PASSAGE_CHARS = 800  # about what all-MiniLM-L6-v2 reads of one text (256 word pieces)
-MAX_PASSAGES = 8  # of one message: the rest of a very long answer is left out
+MAX_PASSAGES = 2  # of one message, the first ones of substance: the rest of a long answer is left out
 MIN_WORDS = 8
 CI = re.IGNORECASE | re.MULTILINE
 
@@ -71,7 +71,8 @@ def assistant_relevance(text: str) -> tuple[float, str]:
 def assistant_candidates(message: Message) -> list[Candidate]:
     """The message's passages of substance as `event` candidates (see the module docstring)."""
     found = []
-    for passage in passages(message.content)[:MAX_PASSAGES]:
+    substantive = [passage for passage in passages(message.content) if _has_substance(passage)]
+    for passage in substantive[:MAX_PASSAGES]:
         found.append(Candidate(
             type="event", content=f"Assistant: {passage}", confidence=default_confidence("fact"),
             importance=default_importance("episodic"), valid_from=message.timestamp,
@@ -110,6 +111,10 @@ def _sentences_within(block: str) -> list[str]:
     if current:
         out.append(current)
     return [piece[:PASSAGE_CHARS] for piece in out]
+
+
+def _has_substance(passage: str) -> bool:
+    return any(pattern.search(passage) for pattern in SUBSTANCE)
 
 
 def _only_pleasantries(passage: str) -> bool:

@@ -2,7 +2,9 @@
 
 - Near-duplicate (same user, type and subject; normalized text equal, or rapidfuzz
   token_sort_ratio ≥ `memory.duplicate_similarity_threshold`; events must also
-  fall on the same day) → the candidate becomes a reinforcement of that memory.
+  fall on the same day; never when they differ in an identifier, number, date,
+  amount or name: "part kz0q0" and "part kz4q0" are two memories) → the
+  candidate becomes a reinforcement of that memory.
 - Same subject + attribute (residence, employer, diet, prefers:meetings, …) with a
   new value → the old active memories are marked for supersession.
 - A new number for the same measure ("the build now takes 4 minutes") → the
@@ -30,6 +32,8 @@ from recall_site.raw_models import columns, models_from_sql
 LOOKUP_LIMIT = 50
 KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
+_TOKEN = re.compile(r"[\w$€£.,:/\-]*\d[\w$€£.,:/\-]*")
+_NAME_WORD = re.compile(r"(?<![.!?:]\s)(?<!^)(\s)([A-Z][\w'’\-]+)")
 _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
 VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
 
@@ -51,9 +55,19 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
             continue  # the assistant repeating the user confirms nothing, nor the other way round
         existing = normalized_text(memory.content)
         score = 100.0 if existing == wanted else fuzz.token_sort_ratio(existing, wanted)
-        if score >= best_score:
+        if score >= best_score and particulars(memory.content) == particulars(candidate.content):
             best, best_score = memory, score
     return best
+
+
+def particulars(text: str) -> tuple[frozenset, frozenset]:
+    """What makes two similar texts different memories: their identifiers, numbers, dates and amounts (any
+    word with a digit: "kz0q0", "11", "2026-05-01", "$40") and their names (capitalised words after a
+    sentence's first)."""
+    tokens = _TOKEN.findall(text)
+    numbers = frozenset(token.casefold().rstrip(".,:/-") for token in tokens if any(c.isdigit() for c in token))
+    names = frozenset(word for _, word in _NAME_WORD.findall(text))
+    return numbers, names
 
 
 def lexical_matches(user_id: str, candidate: Candidate):

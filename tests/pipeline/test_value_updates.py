@@ -40,3 +40,12 @@ def test_measures_read_the_number_its_measure_and_its_topic():
     earlier, = measures("The build takes 11 minutes.")
     assert same_measure(build, earlier) and not earlier.updated
     assert not same_measure(build, measures("the test suite takes 9 minutes")[0])  # another topic
+
+
+def test_texts_that_differ_in_an_identifier_or_a_name_are_two_memories(db):
+    ingest(*[f"The spare part number kz{n}q0 arrived today for my bike repair." for n in range(6)])
+    ingest("Lunch with Sarah on Thursday at the Italian place.", "Lunch with Tom on Thursday at the Italian place.")
+    assert Memory.objects.filter(content__contains="spare part number").count() == 6
+    assert Memory.objects.filter(content__startswith="Lunch with").count() == 2
+    ingest("The spare part number kz3q0 arrived today for my bike repair!")  # the same words again
+    assert Memory.objects.filter(content__contains="spare part number").count() == 6
