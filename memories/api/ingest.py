@@ -1,4 +1,5 @@
-"""POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace — or, with
+"""POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace and what
+will expire (memories/expiry_preview.py) — with "dry_run": true the same, writing nothing — or, with
 "wait": false, store them, answer 202 with a job and run them in the background (memories/ingest_jobs.py);
 GET /api/v1/ingest/<job_id> answers the job's status and, once done, the same trace."""
 from urllib.parse import urlencode
@@ -16,7 +17,8 @@ from memories.api.response_schemas import IngestOutputSerializer
 from memories.ingest_jobs import ingest_job_enqueue, ingest_job_for
 from memories.models import IngestJob, Source
 from memories.pipeline import ingest_messages
-from recall_site.api_fields import content_field
+from memories.expiry_preview import expiry_summary, ingest_dry_run
+from recall_site.api_fields import StrictBooleanField, content_field
 from recall_site.api_schema import with_errors
 from recall_site.api_input import validated
 
@@ -42,6 +44,8 @@ class IngestInputSerializer(serializers.Serializer):
     wait = serializers.BooleanField(
         default=True, help_text="false: store the messages, answer 202 with a job at once and run the pipeline in "
                                 "the background; GET its status_url for the trace")
+    dry_run = StrictBooleanField(
+        default=False, help_text="true: run the pipeline and answer its trace and expiry summary, writing nothing")
 
 
 class IngestJobOutputSerializer(serializers.ModelSerializer):
@@ -72,10 +76,14 @@ def ingest_view(request):
     user_id = scoped_user_id(request, data["user_id"])
     work = {"user_id": user_id, "session_id": data["session_id"], "source": data["source"],
             "actor": actor_name(request.user), "messages": data["messages"]}
+    if data["dry_run"]:
+        trace = ingest_dry_run(**work)
+        return Response({**trace.as_dict(), "dry_run": True, "expiry": expiry_summary(trace)})
     if not data["wait"]:
         job = ingest_job_enqueue(**work)
         return Response(IngestJobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-    return Response(ingest_messages(**work).as_dict())
+    trace = ingest_messages(**work)
+    return Response({**trace.as_dict(), "expiry": expiry_summary(trace)})
 
 
 @extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: IngestJobOutputSerializer}, 400, 404))

@@ -117,3 +117,6 @@ class IngestOutputSerializer(serializers.Serializer):
     counts = serializers.DictField(child=serializers.IntegerField(),
                                    help_text="messages per outcome, and expired_on_arrival")
     messages = TraceEntrySerializer(many=True)
+    expiry = serializers.DictField(required=False, help_text="per memory type: memories written and how many "
+                                   "arrive expired; purged_on: when those are purged; the policy in words")
+    dry_run = serializers.BooleanField(required=False, help_text="true: nothing was written")

@@ -4,6 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from entities.models import Entity
 from memories.models import Memory
 
 LINES = [
@@ -54,7 +55,7 @@ def test_a_transcript_from_years_ago_says_its_memories_arrived_expired(db, tmp_p
     assert sorted(m.content for m in expired) == [
         "Caroline: I just moved to Lisbon for a new job.",
         "Caroline: I went to a LGBTQ support group yesterday and it was so powerful."]
-    assert "2 of them arrived already expired" in out
+    assert "event: 2 memories, 2 arriving already expired" in out and "They are purged on" in out
     # A biographical fact decays over 365 days: three and a half years on it is faint but not gone.
     assert Memory.objects.get(user_id="alice", status="active").content == "Caroline lives in Lisbon"
     assert all(memory.expired_at is not None for memory in expired)  # kept for the recovery window, then purged
@@ -84,3 +85,15 @@ def test_a_bad_line_aborts_before_anything_is_written(db, tmp_path, bad_line, me
     with pytest.raises(CommandError, match=message):
         call_command("import_transcript", write(tmp_path, LINES[:2] + [bad_line]), "--user-id", "alice")
     assert not Memory.objects.exists()
+
+
+def test_a_dry_run_says_what_would_expire_and_writes_nothing(db, tmp_path, capsys):
+    old = [{"session_id": "s1", "timestamp": "2023-05-08T13:56:00+00:00", "speaker": "Caroline",
+            "text": "I went to a LGBTQ support group yesterday and it was so powerful."},
+           {"session_id": "s1", "timestamp": "2023-05-08T13:57:00+00:00", "speaker": "Caroline",
+            "text": "I just moved to Lisbon for a new job."}]
+    call_command("import_transcript", write(tmp_path, old), "--user-id", "alice", "--no-progress", "--dry-run")
+    out = capsys.readouterr().out
+    assert "Would import 2 messages" in out and "event: 2 memories, 2 arriving already expired" in out
+    assert "Those would be purged on" in out and "Dry run: nothing was written." in out
+    assert not Memory.objects.exists() and not Entity.objects.exists()

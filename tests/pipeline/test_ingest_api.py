@@ -137,3 +137,18 @@ def test_each_candidate_says_its_memory_and_confidence(alice_api):
         "memory_id": memory.pk, "type": "preference", "content": memory.content, "domain": memory.domain,
         "confidence": memory.confidence, "expired": False}
     assert candidate["score"] == candidate["confidence"]  # the older name, kept
+
+
+def test_a_dry_run_ingest_says_what_would_arrive_expired_and_writes_nothing(alice_api):
+    messages = [{"role": "user", "content": "I went to a pottery class yesterday and loved it.",
+                 "timestamp": "2023-05-08T13:56:00Z", "id": "old-1"},
+                {"role": "user", "content": "I just moved to Lisbon for a new job at Acme.",
+                 "timestamp": "2023-05-08T13:57:00Z", "id": "old-2"}]
+    body = {"user_id": "alice", "session_id": "old", "source": "import", "messages": messages}
+    dry = alice_api.post(URL, {**body, "dry_run": True}, format="json").json()
+    assert dry["dry_run"] is True and dry["expiry"]["by_type"]["event"]["expired_on_arrival"] >= 1
+    assert dry["expiry"]["purged_on"] and "retrieval_floor" in dry["expiry"]["policy"]
+    assert not Memory.objects.exists() and not Entity.objects.exists() and not AuditEvent.objects.exists()
+    real = alice_api.post(URL, body, format="json").json()
+    assert real["expiry"] == dry["expiry"] and Memory.objects.exists()
+    assert alice_api.post(URL, {**body, "dry_run": 1}, format="json").status_code == 400

@@ -7,20 +7,24 @@ is Caroline, not the account's user), as an ingest message's `name` is. The
 whole file is validated before anything is written; then each session's
 messages go through the write pipeline (source `import`) in batches, with a
 progress bar, and a summary of outcomes is printed, including how many memories
-arrived already expired (a transcript dated years ago).
+of each type arrived already expired (a transcript dated years ago) and when they
+are purged. `--dry-run` runs the same pipeline in a transaction it rolls back:
+the same summary, nothing written (memories/expiry_preview.py).
 """
 import json
 from collections import Counter
+from contextlib import nullcontext
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.timezone import is_naive, make_aware
 from tqdm import tqdm
 
+from memories.expiry_preview import expiry_summary
 from memories.models import Source
 from memories.pipeline import ingest_messages
-from memories.pipeline.base import EXPIRED_ON_ARRIVAL
-from recall_site.config import recall_setting
+from memories.pipeline.base import EXPIRED_ON_ARRIVAL, PipelineTrace
 
 BATCH_SIZE = 64
 REQUIRED = ("session_id", "timestamp", "speaker", "text")
@@ -35,25 +39,38 @@ class Command(BaseCommand):
         parser.add_argument("path")
         parser.add_argument("--user-id", required=True)
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bar.")
+        parser.add_argument("--dry-run", action="store_true",
+                            help="Say what the import would keep and what would arrive expired; write nothing.")
 
-    def handle(self, *args, path, user_id, no_progress=False, **options):
+    def handle(self, *args, path, user_id, no_progress=False, dry_run=False, **options):
         lines = read_transcript(path)
-        totals = Counter()
-        with tqdm(total=len(lines), unit="msg", disable=no_progress, file=self.stderr) as bar:
-            for session_id, batch in session_batches(lines):
-                trace = ingest_messages(user_id=user_id, session_id=session_id, source=Source.IMPORT,
-                                        actor="import_transcript", messages=batch)
-                totals.update(trace.counts)
-                totals["memories"] += len(set(trace.memory_ids))
-                bar.update(len(batch))
-        expired = totals.pop(EXPIRED_ON_ARRIVAL, 0)
+        totals, all_entries = Counter(), []
+        with transaction.atomic() if dry_run else nullcontext():
+            with tqdm(total=len(lines), unit="msg", disable=no_progress, file=self.stderr) as bar:
+                for session_id, batch in session_batches(lines):
+                    trace = ingest_messages(user_id=user_id, session_id=session_id, source=Source.IMPORT,
+                                            actor="import_transcript", messages=batch)
+                    totals.update(trace.counts)
+                    totals["memories"] += len(set(trace.memory_ids))
+                    all_entries += trace.entries
+                    bar.update(len(batch))
+            if dry_run:
+                transaction.set_rollback(True)
+        totals.pop(EXPIRED_ON_ARRIVAL, 0)
         summary = ", ".join(f"{name} {count}" for name, count in totals.items() if name != "memories")
-        self.stdout.write(f"Imported {len(lines)} messages for user {user_id}: {summary}; "
+        verb = "Would import" if dry_run else "Imported"
+        self.stdout.write(f"{verb} {len(lines)} messages for user {user_id}: {summary}; "
                           f"{totals['memories']} memories written or reinforced.")
-        if expired:
-            days = recall_setting("decay.expired_retention_days")
-            self.stdout.write(f"{expired} of them arrived already expired: their dates are too old for their "
-                              f"half-lives, so search will not return them (restorable for {days} days).")
+        expiry = expiry_summary(PipelineTrace(user_id, "", Source.IMPORT, all_entries))
+        for kind, counted in expiry["by_type"].items():
+            self.stdout.write(f"  {kind}: {counted['memories']} memories, {counted['expired_on_arrival']} "
+                              f"arriving already expired")
+        if expiry["purged_on"]:
+            self.stdout.write(f"Expired on arrival means: {expiry['policy']}. Those would be purged on "
+                              f"{expiry['purged_on']}." if dry_run else f"Expired on arrival means: "
+                              f"{expiry['policy']}. They are purged on {expiry['purged_on']}.")
+        if dry_run:
+            self.stdout.write("Dry run: nothing was written.")
 
 
 def read_transcript(path: str) -> list[dict]:
