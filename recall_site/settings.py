@@ -46,8 +46,10 @@ ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver"
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 # HTTPS (off by default so `make run` works on http://127.0.0.1; see docs/security.md).
-SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", "False")
-CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", "False")
+# RECALL_HTTPS=1: Recall is reached over HTTPS (directly or behind a TLS proxy): cookies only over HTTPS.
+HTTPS = envbool("RECALL_HTTPS", "False")
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", str(HTTPS))
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", str(HTTPS))
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "False")
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/(health|ready)$"]  # probes over plain HTTP inside the network; no data
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0")
@@ -95,6 +97,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "recall_site.content_security.ContentSecurityPolicyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

@@ -1,6 +1,7 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
 
-Fixtures: `browser` (one Chromium per module), `page` (a fresh 1280×800 tab), `demo` (the demo data set,
+Fixtures: `browser` (one Chromium per module), `page` (a fresh 1280×800 tab that fails its test on a
+Content-Security-Policy violation), `demo` (the demo data set,
 semantic embedding off so no model loads) and `demo_page` (a tab logged in as demo/demo).
 `screenshot(page, name)` saves <name>.png under $RECALL_SCREENSHOT_DIR (default var/screenshots;
 `make screenshots` refreshes the README's docs/screenshots/).
@@ -36,11 +37,16 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A fresh tab; the test fails if the page broke the Content-Security-Policy (an inline script or style)."""
     context = browser.new_context(viewport=VIEWPORT)
     tab = context.new_page()
     tab.set_default_timeout(10_000)
+    refused = []
+    tab.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text
+           else None)
     yield tab
     context.close()
+    assert not refused, refused
 
 
 @pytest.fixture
