@@ -157,6 +157,9 @@ if DB_POOL_SIZE > 0:
 else:
     # A worker keeps its one connection; a web process without a pool must not keep one per request thread.
     DATABASES["default"]["CONN_MAX_AGE"] = 60 if WORKER_PROCESS else 0
+    # django-q closes old connections before each task; with health checks a kept connection is tried first,
+    # so a worker reconnects after PostgreSQL restarted instead of failing its next task on a dead socket.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "test_recall")}
 

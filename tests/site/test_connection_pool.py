@@ -1,4 +1,8 @@
-"""The web processes' connection pool: a connection goes back holding no session lock of its borrower."""
+"""The web processes' connection pool: a connection goes back holding no session lock of its borrower; a
+worker's kept connection is tried before each task."""
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -27,3 +31,12 @@ def test_a_lock_left_held_is_dropped_when_the_connection_goes_back_to_the_pool()
     while advisory_locks("pool-test") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert advisory_locks("pool-test") == 0
+
+
+def test_a_worker_tries_its_kept_connection_before_each_task():
+    code = ("import sys; sys.argv = ['manage.py', 'qcluster']; import django; django.setup(); "
+            "from django.conf import settings; db = settings.DATABASES['default']; "
+            "print(db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'])")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "recall_site.settings_test"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["60", "True"]  # a restarted PostgreSQL costs the worker a reconnect, not a task

@@ -20,3 +20,4 @@ def test_recall_https_makes_the_session_and_csrf_cookies_secure():
         return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               check=True).stdout.split()
     assert secure("1") == ["True", "True"] and secure("0") == ["False", "False"]
+
