@@ -7,12 +7,13 @@ client IP: recall_site/throttling.py) count its requests too, and an exceeded on
 else the endpoint's `?user_id=`, else `default`, each checked against the account's grants.
 The server is stateless (any worker answers any request) and answers JSON rather than SSE streams.
 """
+import logging
 import math
 from types import SimpleNamespace
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http.request import split_domain_port, validate_host
 from mcp.server.mcpserver import Context
 from mcp.server.transport_security import TransportSecuritySettings
@@ -29,6 +30,7 @@ from recall_site.authentication import TokenAuthentication
 from recall_site.config import recall_setting
 from recall_site.throttling import refusal_wait
 
+logger = logging.getLogger(__name__)
 MCP_PATH = "/mcp"
 ACCOUNT_KEY = "recall.account"  # where TokenRequired leaves the account in the ASGI scope
 KEYWORDS = ("token", "bearer")
@@ -67,7 +69,19 @@ class TokenRequired:
         domain, _ = split_domain_port(headers.get("host", ""))
         if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
             return await _error(400, "bad_request", "Invalid Host header.")(scope, receive, send)
-        account = await sync_to_async(_account_for)(headers.get("authorization", ""))
+        limit = recall_setting("security.max_body_bytes")
+        if (headers.get("content-length") or "0").isdigit() and int(headers.get("content-length") or 0) > limit:
+            return await _error(413, "request_too_large", f"The request body is over {limit} bytes.")(
+                scope, receive, send)
+        try:
+            account = await sync_to_async(_account_for)(headers.get("authorization", ""))
+        except (OperationalError, InterfaceError):
+            logger.error("database unavailable while checking an MCP token")  # no message: it may hold a DSN
+            seconds = recall_setting("security.database_retry_after_seconds")
+            response = _error(503, "database_unavailable", f"The database is unavailable; try again in {seconds} "
+                                                           f"seconds.")
+            response.headers["Retry-After"] = str(seconds)
+            return await response(scope, receive, send)
         if account is None:
             response = _error(401, "not_authenticated", "An API token is required: Authorization: Token <key>.")
             response.headers["WWW-Authenticate"] = "Token"

@@ -75,3 +75,22 @@ def test_retry_after_is_configured_and_the_service_recovers(alice_api, database_
     assert alice_api.get("/api/v1/memories", {"user_id": "alice"})["Retry-After"] == "30"
     database_down()  # the server is back: the next request reconnects
     assert alice_api.get("/api/v1/memories", {"user_id": "alice"}).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mcp_answers_503_json_while_the_database_is_down_and_413_json_for_a_huge_body(alice_api, database_down):
+    from tests.assistants.test_http import run, serving
+
+    token = alice_api._credentials["HTTP_AUTHORIZATION"].split()[-1]  # made before the database went down
+
+    async def scenario():
+        async with serving() as http:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+            response = await http.post("/mcp", json=body, headers={"Authorization": f"Token {token}"})
+            assert (response.status_code, response.headers["Retry-After"]) == (503, "5"), response.text
+            assert response.json()["error"] == "database_unavailable"
+            huge = await http.post("/mcp", content=b"x" * 3_000_000, headers={
+                "Authorization": f"Token {token}", "Content-Type": "application/json"})
+            assert huge.status_code == 413 and huge.json()["error"] == "request_too_large"
+
+    run(scenario)
