@@ -60,3 +60,38 @@ def test_a_postgresql_left_by_a_killed_run_is_reused_and_stopped_by_the_next(tmp
     finally:
         clean_up(serve, var)
         shutil.rmtree(var, ignore_errors=True)
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the embedded server only")
+def test_a_worker_cluster_killed_is_started_again_and_ctrl_c_still_stops_everything(tmp_path):
+    import psutil
+
+    var, port = fresh_var(tmp_path), free_port()
+    ours = f"{var}|127.0.0.1:{port}"
+    serve = start_serve(var, port)
+    try:
+        def clusters():
+            found = []
+            for child in psutil.Process(serve.pid).children():
+                try:
+                    if child.status() != psutil.STATUS_ZOMBIE and "qcluster" in " ".join(child.cmdline()):
+                        found.append(child.pid)
+                except psutil.Error:
+                    pass  # gone meanwhile
+            return sorted(found)
+
+        before = clusters()
+        assert len(before) == 2, before
+        os.kill(before[0], signal.SIGKILL)
+        began = time.monotonic()
+        while (len(clusters()) < 2 or clusters() == before) and time.monotonic() - began < 15:
+            time.sleep(0.3)
+        after = clusters()
+        assert len(after) == 2 and before[0] not in after, "the killed cluster was not started again"
+        assert serve.poll() is None
+        stopped_after = ctrl_c(serve, ours)
+        assert not running(ours) and stopped_after < 8, f"stopping took {stopped_after:.1f} s"
+        assert not psutil.pid_exists(after[0]) and not psutil.pid_exists(after[1]), "a cluster outlived serve"
+    finally:
+        clean_up(serve, var)
+        shutil.rmtree(var, ignore_errors=True)

@@ -7,13 +7,21 @@ RECALL_WEB_THREADS threads, one hop per request (recall_site/asgi.py); X-Forward
 RECALL_TRUSTED_PROXIES (recall_site/client_ip.py); static files come from WhiteNoise. `--dev`
 runs Django's development server instead (auto-reload off). The banner names the demo logins only
 when they exist: memories/demo.py makes them with the demo data, and `--no-demo` leaves both out.
+
+Stopping reaches what each child started too (a cluster's worker processes, known by psutil as they
+run): SIGINT to each child, then SIGKILL to whatever of them is left after STOP_WAIT_SECONDS. A worker
+cluster that dies is started again, its left-over processes killed (at most MAX_RESTARTS in RESTART_WINDOW
+seconds, then serve stops); the web server's end ends serve.
 """
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import time
+from dataclasses import dataclass, field
 
+import psutil
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -23,6 +31,43 @@ from recall_site.embedded_db import stop_embedded_server_if_unused
 from recall_site.schedules import ensure_schedules
 
 DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
+MAX_RESTARTS, RESTART_WINDOW = 5, 60.0
+STOP_WAIT_SECONDS = 20
+
+
+@dataclass
+class Child:
+    """A process serve runs, and the processes it started (as last seen); a worker cluster is started again
+    if it dies."""
+    name: str
+    args: list
+    env: dict
+    restarts: bool = False
+    process: subprocess.Popen | None = None
+    started: list = field(default_factory=list)  # monotonic start times
+    descendants: list = field(default_factory=list)  # psutil.Process of what it started, as last seen
+
+    def start(self) -> "Child":
+        self.started = [t for t in self.started if time.monotonic() - t < RESTART_WINDOW] + [time.monotonic()]
+        self.process, self.descendants = subprocess.Popen(self.args, env=self.env), []
+        return self
+
+    def may_restart(self) -> bool:
+        return self.restarts and len(self.started) <= MAX_RESTARTS
+
+    def look(self) -> None:
+        """Note what it runs now: once it is dead, its orphans can no longer be found through it."""
+        try:
+            self.descendants = psutil.Process(self.process.pid).children(recursive=True) or self.descendants
+        except psutil.NoSuchProcess:
+            pass
+
+    def kill_leftovers(self) -> None:
+        for process in self.descendants:
+            try:
+                process.kill()
+            except psutil.NoSuchProcess:
+                pass
 
 
 class Command(BaseCommand):
@@ -42,14 +87,14 @@ class Command(BaseCommand):
         ensure_schedules()
         demo = User.objects.filter(username__in=DEMO_LOGINS).exists()
         self._banner(f"http://{addr}", demo=demo)
+        worker_env = {**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker"}
         children = [
-            subprocess.Popen([sys.executable, "manage.py", "qcluster"],
-                             env={**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker"}),
+            Child("worker cluster", [sys.executable, "manage.py", "qcluster"], worker_env, restarts=True).start(),
             # Background ingest jobs in a cluster of their own: never behind the main queue's embedding work.
-            subprocess.Popen([sys.executable, "manage.py", "qcluster"],
-                             env={**os.environ, "RECALL_DB_APPLICATION_NAME": "recall-worker",
-                                  "Q_CLUSTER_NAME": settings.RECALL_INGEST_QUEUE}),
-            subprocess.Popen(_dev_server(addr) if dev else _web_server(addr, workers), env=_web_environment(workers)),
+            Child("ingest cluster", [sys.executable, "manage.py", "qcluster"],
+                  {**worker_env, "Q_CLUSTER_NAME": settings.RECALL_INGEST_QUEUE}, restarts=True).start(),
+            Child("web server", _dev_server(addr) if dev else _web_server(addr, workers),
+                  _web_environment(workers)).start(),
         ]
         self._wait(children)
 
@@ -67,30 +112,51 @@ class Command(BaseCommand):
                               "makes an account.")
         self.stdout.write("Press Ctrl-C to stop the server and the worker.")
 
-    def _wait(self, children):
+    def _wait(self, children: list[Child]):
+        stopping = []
+
         def stop(*_):
+            stopping.append(True)
             for child in children:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGINT)
+                child.look()
+                if child.process.poll() is None:
+                    child.process.send_signal(signal.SIGINT)
 
         signal.signal(signal.SIGTERM, stop)
         try:
-            while all(child.poll() is None for child in children):
-                try:
-                    children[0].wait(timeout=1)
-                except subprocess.TimeoutExpired:
-                    pass
+            while not stopping and self._supervise(children):
+                time.sleep(0.5)
         except KeyboardInterrupt:
             pass
         stop()
+        deadline = time.monotonic() + STOP_WAIT_SECONDS
         for child in children:
             try:
-                child.wait(timeout=20)
+                child.process.wait(timeout=max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
-                child.kill()
+                child.process.kill()
+            child.kill_leftovers()  # a cluster's workers, should any outlive it
+            child.process.wait()
         if stop_embedded_server_if_unused():
             self.stdout.write("Embedded PostgreSQL stopped.")
         self.stdout.write("Recall stopped.")
+
+
+    def _supervise(self, children: list[Child]) -> bool:
+        """Start a dead worker cluster again; False when serve must stop (the web server ended, or a cluster
+        keeps dying)."""
+        for child in children:
+            code = child.process.poll()
+            if code is None:
+                child.look()
+                continue
+            if not child.may_restart():
+                self.stderr.write(f"The {child.name} stopped (exit code {code}); stopping Recall.")
+                return False
+            self.stderr.write(f"The {child.name} stopped (exit code {code}); starting it again.")
+            child.kill_leftovers()
+            child.start()
+        return True
 
 
 def _web_server(addr: str, workers: int) -> list[str]:
