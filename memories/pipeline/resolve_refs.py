@@ -18,7 +18,7 @@ without an entity is logged with `unresolved_record`; every resolved person is
 recorded as mentioned in the session (one statement per message: `mentions_record`).
 """
 from entities.merge import entity_merge
-from entities.models import AliasOrigin, Entity, EntityKind
+from entities.models import AliasOrigin, EntityKind
 from entities.names import is_role_phrase, normalize_name
 from entities.resolver import DirectMatches, resolve_or_create
 from entities.services import (
