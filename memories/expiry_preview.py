@@ -3,27 +3,22 @@
 Old history meets the seed's expiry policy: a memory whose own date already puts its freshness below
 `decay.retrieval_floor` arrives expired, is never returned by search and is purged for good
 `decay.expired_retention_days` later. A dry run runs the very pipeline inside one transaction that is rolled
-back, so it counts exactly what the real import would do and writes nothing (no memory, entity, audit row,
-job or embedding). `expiry_summary` gives, per memory type, how many memories would be written, how many of
+back (`memories.pipeline.ingest_dry_run`), so it counts exactly what the real import would do and writes
+nothing (no memory, entity, audit row, job or embedding). `expiry_summary` gives, per memory type, how many memories would be written, how many of
 them arrive expired, and the day those would be purged; the real import's response carries the same summary.
 """
 from collections import Counter
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
-from memories.pipeline import ingest_messages
 from memories.pipeline.base import PipelineTrace
 from recall_site.config import recall_setting
 
 
-def ingest_dry_run(**work) -> PipelineTrace:
-    """The trace `ingest_messages(**work)` would give, nothing of it kept."""
-    with transaction.atomic():
-        trace = ingest_messages(**work)
-        transaction.set_rollback(True)
-    return trace
+def ingest_answer(trace: PipelineTrace) -> dict:
+    """What an ingest answers (at once, or as a background job's result): its trace and its expiry summary."""
+    return {**trace.as_dict(), "expiry": expiry_summary(trace)}
 
 
 def expiry_summary(trace: PipelineTrace) -> dict:

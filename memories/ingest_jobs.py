@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 from django_q.tasks import async_task
 
+from memories.expiry_preview import ingest_answer
 from memories.models import IngestJob, IngestJobStatus
 from memories.pipeline import Message, PipelineTrace, ingest_recorded, parse_messages, run_pipeline
 from memories.pipeline.base import CandidateResult, Rejected, TraceEntry
@@ -173,7 +174,7 @@ def _job_done(job: IngestJob, entries: dict[int, TraceEntry]) -> None:
         entries |= {int(position): _entry(entry) for position, entry in job.progress.items()}
         trace = PipelineTrace(job.user_id, job.session_id, job.source, [entries[p] for p in sorted(entries)])
         IngestJob.objects.filter(pk=job.pk).update(
-            status=IngestJobStatus.DONE, result=trace.as_dict(), messages=[], progress={}, error="",
+            status=IngestJobStatus.DONE, result=ingest_answer(trace), messages=[], progress={}, error="",
             finished_at=timezone.now())
         ingest_recorded(trace, actor=job.actor, messages=job.message_count)
         transaction.on_commit(lambda: INGEST_JOBS.labels("done").inc())

@@ -16,8 +16,8 @@ from access.scope import DEFAULT_USER_ID, UserIdQuerySerializer, query_user_id, 
 from memories.api.response_schemas import IngestOutputSerializer
 from memories.ingest_jobs import ingest_job_enqueue, ingest_job_for
 from memories.models import IngestJob, Source
-from memories.pipeline import ingest_messages
-from memories.expiry_preview import expiry_summary, ingest_dry_run
+from memories.pipeline import ingest_dry_run, ingest_messages
+from memories.expiry_preview import ingest_answer
 from recall_site.api_fields import StrictBooleanField, content_field
 from recall_site.api_schema import with_errors
 from recall_site.api_input import validated
@@ -78,12 +78,12 @@ def ingest_view(request):
             "actor": actor_name(request.user), "messages": data["messages"]}
     if data["dry_run"]:
         trace = ingest_dry_run(**work)
-        return Response({**trace.as_dict(), "dry_run": True, "expiry": expiry_summary(trace)})
+        return Response({**ingest_answer(trace), "dry_run": True})
     if not data["wait"]:
         job = ingest_job_enqueue(**work)
         return Response(IngestJobOutputSerializer(job).data, status=status.HTTP_202_ACCEPTED)
     trace = ingest_messages(**work)
-    return Response({**trace.as_dict(), "expiry": expiry_summary(trace)})
+    return Response(ingest_answer(trace))
 
 
 @extend_schema(parameters=[UserIdQuerySerializer], responses=with_errors({200: IngestJobOutputSerializer}, 400, 404))

@@ -168,6 +168,14 @@ def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, m
     return trace
 
 
+def ingest_dry_run(**work) -> PipelineTrace:
+    """The trace `ingest_messages(**work)` would give, nothing of it kept (memories/expiry_preview.py)."""
+    with transaction.atomic():
+        trace = ingest_messages(**work)
+        transaction.set_rollback(True)
+    return trace
+
+
 def ingest_recorded(trace: PipelineTrace, *, actor: str, messages: int) -> None:
     """Count an ingest's outcomes for Prometheus and write its audit row (ids and counts only)."""
     for entry in trace.entries:

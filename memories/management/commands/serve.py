@@ -10,7 +10,7 @@ when they exist: memories/demo.py makes them with the demo data, and `--no-demo`
 
 Stopping reaches what each child started too (a cluster's worker processes, known by psutil as they
 run): SIGINT to each child, then SIGKILL to whatever of them is left after STOP_WAIT_SECONDS. A worker
-cluster that dies is started again, its left-over processes killed (at most MAX_RESTARTS in RESTART_WINDOW
+cluster that dies (killed, or crashed: not told to stop) is started again, its left-over processes killed (at most MAX_RESTARTS in RESTART_WINDOW
 seconds, then serve stops); the web server's end ends serve.
 """
 import os
@@ -33,6 +33,7 @@ from recall_site.schedules import ensure_schedules
 DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
 MAX_RESTARTS, RESTART_WINDOW = 5, 60.0
 STOP_WAIT_SECONDS = 20
+ASKED_TO_STOP = {0, -signal.SIGINT, -signal.SIGTERM}  # a cluster ending so was told to (Ctrl-C reaches it too)
 
 
 @dataclass
@@ -118,16 +119,16 @@ class Command(BaseCommand):
         def stop(*_):
             stopping.append(True)
             for child in children:
-                child.look()
                 if child.process.poll() is None:
+                    child.look()
                     child.process.send_signal(signal.SIGINT)
 
+        # Ctrl-C (SIGINT to the whole group) and SIGTERM both just ask to stop: no KeyboardInterrupt half-way
+        # through starting a cluster again.
         signal.signal(signal.SIGTERM, stop)
-        try:
-            while not stopping and self._supervise(children):
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
+        signal.signal(signal.SIGINT, stop)
+        while not stopping and self._supervise(children, stopping):
+            time.sleep(0.5)
         stop()
         deadline = time.monotonic() + STOP_WAIT_SECONDS
         for child in children:
@@ -141,16 +142,18 @@ class Command(BaseCommand):
             self.stdout.write("Embedded PostgreSQL stopped.")
         self.stdout.write("Recall stopped.")
 
-
-    def _supervise(self, children: list[Child]) -> bool:
+    def _supervise(self, children: list[Child], stopping: list) -> bool:
         """Start a dead worker cluster again; False when serve must stop (the web server ended, or a cluster
         keeps dying)."""
+        if any(child.process.poll() is not None and not child.restarts for child in children):
+            self.stderr.write("The web server stopped; stopping Recall.")
+            return False
         for child in children:
             code = child.process.poll()
             if code is None:
                 child.look()
                 continue
-            if not child.may_restart():
+            if stopping or code in ASKED_TO_STOP or not child.may_restart():
                 self.stderr.write(f"The {child.name} stopped (exit code {code}); stopping Recall.")
                 return False
             self.stderr.write(f"The {child.name} stopped (exit code {code}); starting it again.")
