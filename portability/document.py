@@ -185,7 +185,9 @@ class ExportDocumentSerializer(serializers.Serializer):
 
 
 def link_problems(document: dict) -> dict:
-    """Links that point nowhere in the document, as DRF error details ({"relations": {"3": {"subject": …}}})."""
+    """What the API would refuse, as DRF error details ({"relations": {"3": {"subject": …}}}): links that point
+    nowhere in the document, a relation or review of an entity with itself, valid_to before valid_from, an
+    expired memory without expired_at, a supersession cycle, source message ids the document does not hold."""
     entity_ids, problems = set(), {}
     for index, entity in enumerate(document["entities"]):
         if entity["id"] in entity_ids:
@@ -199,7 +201,25 @@ def link_problems(document: dict) -> dict:
             for field in fields:
                 if row[field] is not None and row[field] not in entity_ids:
                     _note(problems, section, index, field, f"No entity with id '{row[field]}' in this document.")
+    for index, relation in enumerate(document["relations"]):
+        if relation["subject"] == relation["object"]:
+            _note(problems, "relations", index, "object", "A relation needs two different entities.")
+        _check_dates(problems, "relations", index, relation)
+    for index, review in enumerate(document["entity_reviews"]):
+        if review["candidate"] is not None and review["candidate"] == review["entity"]:
+            _note(problems, "entity_reviews", index, "candidate", "An entity cannot be its own candidate.")
+    message_ids = {message["message_id"] for message in document["source_messages"]}
+    superseded_by = {memory["id"]: memory["superseded_by"] for memory in document["memories"]}
     for index, memory in enumerate(document["memories"]):
+        _check_dates(problems, "memories", index, memory)
+        if memory["status"] == "expired" and memory["expired_at"] is None:
+            _note(problems, "memories", index, "expired_at", "An expired memory needs expired_at.")
+        if _supersession_cycle(memory["id"], superseded_by):
+            _note(problems, "memories", index, "superseded_by", "The memory is superseded by itself, or in a cycle.")
+        missing = [m for m in memory["source_message_ids"] if m not in message_ids]
+        if missing:
+            _note(problems, "memories", index, "source_message_ids",
+                  f"{len(missing)} source message ids are not among this document's source_messages.")
         refs = [("subject", memory["subject"])] + [("entities", link["entity"]) for link in memory["entities"]]
         for field, ref in refs:
             if ref is not None and ref not in entity_ids:
@@ -208,6 +228,22 @@ def link_problems(document: dict) -> dict:
             _note(problems, "memories", index, "superseded_by",
                   f"No memory with id {memory['superseded_by']} in this document.")
     return problems
+
+
+def _check_dates(problems: dict, section: str, index: int, row: dict) -> None:
+    """valid_to before valid_from would make a memory impossible to edit (every PATCH answers 400)."""
+    if row["valid_from"] and row["valid_to"] and row["valid_to"] < row["valid_from"]:
+        _note(problems, section, index, "valid_to", "valid_to is before valid_from.")
+
+
+def _supersession_cycle(start: int, superseded_by: dict) -> bool:
+    seen, current = {start}, superseded_by.get(start)
+    while current is not None:
+        if current in seen:
+            return True
+        seen.add(current)
+        current = superseded_by.get(current)
+    return False
 
 
 def _note(problems: dict, section: str, index: int, field: str, message: str) -> None:

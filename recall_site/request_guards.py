@@ -58,6 +58,9 @@ def uri_too_long(request):
     return error_response(request, 414, "uri_too_long", f"The URI is longer than {limit} characters.")
 
 
+IMPORT_PATH = "/api/v1/import"
+
+
 def body_too_large(request):
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -67,6 +70,8 @@ def body_too_large(request):
 
 
 def body_limit(request) -> int:
+    if request.path == IMPORT_PATH:  # what an export produced must go back in, however large
+        return recall_setting("security.max_import_bytes")
     limit = recall_setting("security.max_body_bytes")
     if request.META.get("CONTENT_TYPE", "").startswith("multipart/form-data"):
         limit += recall_setting("contacts.max_upload_bytes")

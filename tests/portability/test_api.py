@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from access.models import UserIdGrant
 from audit.models import AuditEvent
 from entities.models import Entity
 from tests.portability.conftest import memory_count, read_export
@@ -73,6 +74,21 @@ MALFORMED = {
     "an entity id twice": (lambda d: d["entities"].append(dict(d["entities"][0], name="Other")), "entities"),
     "a nameless entity": (lambda d: d["entities"][0].update(name="!!"), "name"),
     "a NUL in a message": (lambda d: d["source_messages"][0].update(text="a\x00b"), "text"),
+    "valid_to before valid_from": (lambda d: d["memories"][0].update(valid_from="2026-11-30T10:00:00Z",
+                                                                     valid_to="2026-11-01T10:00:00Z"), "valid_to"),
+    "superseded by itself": (lambda d: d["memories"][0].update(superseded_by=d["memories"][0]["id"]),
+                             "superseded_by"),
+    "a supersession cycle": (lambda d: (d["memories"][0].update(superseded_by=d["memories"][1]["id"]),
+                                        d["memories"][1].update(superseded_by=d["memories"][0]["id"])),
+                             "superseded_by"),
+    "a relation of an entity with itself": (lambda d: d["relations"][0].update(object=d["relations"][0]["subject"]),
+                                            "relations.0.object"),
+    "a review of an entity with itself": (lambda d: d["entity_reviews"][0].update(
+        candidate=d["entity_reviews"][0]["entity"]), "candidate"),
+    "expired without expired_at": (lambda d: d["memories"][0].update(status="expired", expired_at=None),
+                                   "expired_at"),
+    "a source message id not there": (lambda d: d["memories"][0]["source_message_ids"].append("msg-nowhere"),
+                                      "source_message_ids"),
 }
 
 
@@ -89,7 +105,18 @@ def test_a_malformed_file_is_400_naming_the_problem_and_imports_nothing(alice_ap
 
 
 def test_an_import_over_the_body_cap_is_413_and_imports_nothing(alice_api, document, alice_copy, recall_config):
-    recall_config({"security": {"max_body_bytes": 1000}})
+    recall_config({"security": {"max_import_bytes": 1000}})
     response = import_into(alice_api, alice_copy, document)
     assert response.status_code == 413 and response.json()["error"] == "request_too_large"
     assert memory_count(alice_copy) == 0
+
+
+def test_the_demo_users_export_goes_back_in_whole(alice_api, alice, alice_copy):
+    from memories.demo import load_demo_data
+
+    load_demo_data()
+    UserIdGrant.objects.get_or_create(account=alice, user_id="default")
+    document = read_export(alice_api.get("/api/v1/export", {"user_id": "default"}))
+    response = import_into(alice_api, alice_copy, document)
+    assert response.status_code == 200, response.content
+    assert memory_count(alice_copy) == memory_count("default") > 0
