@@ -87,8 +87,6 @@ MALFORMED = {
         candidate=d["entity_reviews"][0]["entity"]), "candidate"),
     "expired without expired_at": (lambda d: d["memories"][0].update(status="expired", expired_at=None),
                                    "expired_at"),
-    "a source message id not there": (lambda d: d["memories"][0]["source_message_ids"].append("msg-nowhere"),
-                                      "source_message_ids"),
 }
 
 

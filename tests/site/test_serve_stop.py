@@ -33,7 +33,8 @@ def test_ctrl_c_stops_the_web_server_the_worker_and_the_embedded_postgresql(tmp_
     try:
         assert running(f"postgres.*{var}")
         stopped_after = ctrl_c(serve, ours, terminate=terminate)
-        assert serve.poll() is not None and not running(ours), "something of Recall is still running"
+        left = subprocess.run(["pgrep", "-af", ours], capture_output=True, text=True).stdout
+        assert serve.poll() is not None and not running(ours), f"still running (serve {serve.poll()}): {left}"
         assert stopped_after < 5, f"stopping took {stopped_after:.1f} s"
         assert (var / "pgdata" / "PG_VERSION").exists(), "the data survives a stop"
     finally:
