@@ -67,13 +67,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ["RECALL_Q_SYNC"] = "true"  # embedding jobs run in the ingest request, as a keeping-up worker would
-
-from quality_locomo import KS, api_client, recall_at, stored_turns  # noqa: E402
+# quality_locomo sets the environment as both benches run (settings, offline model, one thread, inline jobs).
+from quality_locomo import KS, api_client, recall_at, stored_turns, use_bench_database  # noqa: E402
 
 BENCH_DB = "bench_recall_beam"
 SIZE = "500K"  # the only size read: the others are kept apart for independent measurement
@@ -249,14 +244,6 @@ class Baselines:
 
 
 # --- Recall through the API -----------------------------------------------------------------------------------
-
-def use_bench_database(*, reuse: bool) -> None:
-    from django.conf import settings
-    from django.db import connection
-
-    settings.DATABASES["default"]["TEST"]["NAME"] = BENCH_DB
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=reuse)
-
 
 def ingest(client, user_id: str, chat: list, now: datetime, max_chars: int) -> Counter:
     """Ingest every batch as a session; (role, outcome, rejection reason) → messages, and expired memories."""
@@ -439,7 +426,7 @@ def main():
     else:
         from django.db import connection
 
-        use_bench_database(reuse=args.reuse)
+        use_bench_database(reuse=args.reuse, name=BENCH_DB)
         try:
             evaluate(args, folders)
         finally:

@@ -87,11 +87,11 @@ def evidence_ids(raw: list[str]) -> list[str]:
     return found
 
 
-def use_bench_database(*, reuse: bool):
+def use_bench_database(*, reuse: bool, name: str = BENCH_DB):
     from django.conf import settings
     from django.db import connection
 
-    settings.DATABASES["default"]["TEST"]["NAME"] = BENCH_DB
+    settings.DATABASES["default"]["TEST"]["NAME"] = name
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=reuse)
 
 

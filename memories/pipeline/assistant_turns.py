@@ -90,27 +90,24 @@ def passages(text: str) -> list[str]:
     for block in filter(None, (block.strip() for block in _PASSAGE_BREAK.split(text))):
         if not _only_pleasantries(block):
             pieces += [block] if len(block) <= PASSAGE_CHARS else _sentences_within(block)
-    kept, current = [], ""
-    for piece in pieces:
-        if current and len(current) + 2 + len(piece) > PASSAGE_CHARS:
-            kept.append(current)
-            current = ""
-        current = f"{current}\n\n{piece}" if current else piece
-    if current:
-        kept.append(current)
-    return kept
+    return _packed(pieces, "\n\n")
 
 
 def _sentences_within(block: str) -> list[str]:
-    out, current = [], ""
-    for sentence in _SENTENCE_END.split(block):
-        if current and len(current) + 1 + len(sentence) > PASSAGE_CHARS:
-            out.append(current)
+    return [piece[:PASSAGE_CHARS] for piece in _packed(_SENTENCE_END.split(block), " ")]
+
+
+def _packed(pieces: list[str], joiner: str) -> list[str]:
+    """Consecutive pieces joined into runs of at most PASSAGE_CHARS (a longer piece stays a run of its own)."""
+    runs, current = [], ""
+    for piece in pieces:
+        if current and len(current) + len(joiner) + len(piece) > PASSAGE_CHARS:
+            runs.append(current)
             current = ""
-        current = f"{current} {sentence}" if current else sentence
+        current = f"{current}{joiner}{piece}" if current else piece
     if current:
-        out.append(current)
-    return [piece[:PASSAGE_CHARS] for piece in out]
+        runs.append(current)
+    return runs
 
 
 def _has_substance(passage: str) -> bool:
