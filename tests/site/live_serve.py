@@ -35,11 +35,13 @@ def serve_env(var: Path, **extra: str) -> dict:
 
 
 def start_serve(var: Path, port: int, *, demo: bool = False, **env: str) -> subprocess.Popen:
-    """`manage.py serve` answering /api/v1/health (SIGINT as in a terminal: the whole group gets it)."""
+    """`manage.py serve` answering /api/v1/health (SIGINT as in a terminal: the whole group gets it); what it
+    prints goes to `var`/serve.log (`serve_log`)."""
     command = [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"] + ([] if demo else ["--no-demo"])
-    serve = subprocess.Popen(command, cwd=ROOT, env=serve_env(var, **env), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    with open(var / "serve.log", "ab") as log:
+        serve = subprocess.Popen(command, cwd=ROOT, env=serve_env(var, **env), stdout=log, stderr=log,
+                                 start_new_session=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(240):
         if serve.poll() is not None:
             pytest.fail("serve stopped before answering /api/v1/health")
@@ -50,6 +52,12 @@ def start_serve(var: Path, port: int, *, demo: bool = False, **env: str) -> subp
             time.sleep(0.25)
     os.killpg(serve.pid, signal.SIGKILL)
     pytest.fail("serve never answered /api/v1/health")
+
+
+def serve_log(var: Path, lines: int = 15) -> str:
+    """The end of what serve printed, for a failing test's message."""
+    path = var / "serve.log"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
 
 
 def running(pattern: str) -> list[str]:

@@ -9,7 +9,8 @@ runs Django's development server instead (auto-reload off). The banner names the
 when they exist: memories/demo.py makes them with the demo data, and `--no-demo` leaves both out.
 
 Stopping reaches what each child started too (a cluster's worker processes, known by psutil as they
-run): SIGINT to each child, then SIGKILL to whatever of them is left after STOP_WAIT_SECONDS. A worker
+run): SIGINT to each child, SIGTERM to each child's tree after STOP_GRACE_SECONDS, SIGKILL to whatever is
+left after STOP_TERM_SECONDS more. A worker
 cluster that dies (killed, or crashed: not told to stop) is started again, its left-over processes killed (at most MAX_RESTARTS in RESTART_WINDOW
 seconds, then serve stops); the web server's end ends serve.
 """
@@ -32,7 +33,9 @@ from recall_site.schedules import ensure_schedules
 
 DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
 MAX_RESTARTS, RESTART_WINDOW = 5, 60.0
-STOP_WAIT_SECONDS = 20
+# Stopping: SIGINT, then SIGTERM after STOP_GRACE_SECONDS, then SIGKILL after STOP_TERM_SECONDS more. A django-q
+# cluster told to stop while still starting can miss SIGINT and wait for ever.
+STOP_GRACE_SECONDS, STOP_TERM_SECONDS = 2.5, 1.0
 ASKED_TO_STOP = {0, -signal.SIGINT, -signal.SIGTERM}  # a cluster ending so was told to (Ctrl-C reaches it too)
 
 
@@ -64,9 +67,17 @@ class Child:
             pass
 
     def kill_leftovers(self) -> None:
+        self.signal_tree(signal.SIGKILL, include_self=False)
+
+    def signal_tree(self, signum, include_self: bool = True) -> None:
+        """The signal to the child (if it still runs) and to every process it started, as last seen."""
+        if self.process.poll() is None:  # once it is dead, what it started is the last look's
+            self.look()
+            if include_self:
+                self.process.send_signal(signum)
         for process in self.descendants:
             try:
-                process.kill()
+                process.send_signal(signum)
             except psutil.NoSuchProcess:
                 pass
 
@@ -117,6 +128,8 @@ class Command(BaseCommand):
         stopping = []
 
         def stop(*_):
+            if stopping:
+                return  # once: a further SIGINT cuts a cluster's own shutdown short (Ctrl-C already sent one)
             stopping.append(True)
             for child in children:
                 if child.process.poll() is None:
@@ -130,13 +143,18 @@ class Command(BaseCommand):
         while not stopping and self._supervise(children, stopping):
             time.sleep(0.5)
         stop()
-        deadline = time.monotonic() + STOP_WAIT_SECONDS
+        for signum, seconds in ((None, STOP_GRACE_SECONDS), (signal.SIGTERM, STOP_TERM_SECONDS)):
+            if signum:  # a cluster that missed the SIGINT (sent while it was still starting) hears this
+                for child in children:
+                    child.signal_tree(signum)
+            deadline = time.monotonic() + seconds
+            for child in children:
+                try:
+                    child.process.wait(timeout=max(deadline - time.monotonic(), 0.01))
+                except subprocess.TimeoutExpired:
+                    pass
         for child in children:
-            try:
-                child.process.wait(timeout=max(deadline - time.monotonic(), 0.1))
-            except subprocess.TimeoutExpired:
-                child.process.kill()
-            child.kill_leftovers()  # a cluster's workers, should any outlive it
+            child.signal_tree(signal.SIGKILL)  # whatever is left, a cluster's workers too
             child.process.wait()
         if stop_embedded_server_if_unused():
             self.stdout.write("Embedded PostgreSQL stopped.")
