@@ -6,7 +6,12 @@ class AccessConfig(AppConfig):
     verbose_name = "Access"
 
     def ready(self):
+        from django_q.models import Schedule
+
         from access.purgers import AccessTables
+        from access.throttling import forget_idle_counts
         from recall_site.purging import register
+        from recall_site.schedules import every
 
         register(AccessTables())
+        every("forget idle rate-limit counts", forget_idle_counts, Schedule.HOURLY)

@@ -3,7 +3,7 @@
 Every request carries one of the REST API's tokens (`Authorization: Token <key>`; `Bearer <key>` is
 taken too, for clients that can only send that) and a Host that Django's ALLOWED_HOSTS accepts, or
 it is answered 401 / 400 before the MCP layer sees it; the REST API's rate limits (per token, per
-client IP: recall_site/throttling.py) count its requests too, and an exceeded one is a 429. Tool calls act for the `user_id` argument,
+client IP: access/throttling.py) count its requests too, and an exceeded one is a 429. Tool calls act for the `user_id` argument,
 else the endpoint's `?user_id=`, else `default`, each checked against the account's grants.
 The server is stateless (any worker answers any request) and answers JSON rather than SSE streams.
 """
@@ -28,7 +28,7 @@ from assistants.callers import Caller
 from assistants.mcp_server import recall_mcp_server
 from recall_site.authentication import TokenAuthentication
 from recall_site.config import recall_setting
-from recall_site.throttling import refusal_wait
+from access.throttling import refusal_wait
 
 logger = logging.getLogger(__name__)
 MCP_PATH = "/mcp"

@@ -87,6 +87,7 @@ def main():
             elapsed = time.perf_counter() - began
             done.set()
             poller.join()
+        print("small jobs' waits in order (s): " + " ".join(f"{wait:.2f}" for wait in waits))
         waits.sort()
         print(f"import: {args.messages} messages in {elapsed:.1f}s ({args.messages / elapsed:.0f}/s), "
               f"calls of {args.batch}")

@@ -3,6 +3,7 @@
     python bench/search.py --prepare        # embed the synthetic corpus once (cached under var/bench/)
     python bench/search.py --size 10000     # load (once) and measure the 10k case
     python bench/search.py --served         # and through a real `manage.py serve` beside it (bench/served.py)
+    python bench/search.py --size 10000 --served --soak 60   # then 64 keep-alive clients for 60 s
     python bench/search.py                  # both sizes, each in its own process
     python bench/search.py --size 1000000   # 1M: only when asked (see run_million)
     python bench/search.py --size 1000000 --users-scale 0.02   # the same shape at 2% (smoke test)
@@ -24,6 +25,7 @@ original definition. Latency is measured for `bench` (1M) and `bench-0` (100k in
 the same table).
 """
 import argparse
+import collections
 import hashlib
 import os
 import random
@@ -31,6 +33,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -57,6 +60,7 @@ USER_ID = "bench"
 MILLION_LAYOUT = {USER_ID: list(range(10)), **{f"bench-{i}": [10 + i] for i in range(10)}}
 NOISE = 0.02  # per-dimension sigma of the perturbation of corpus copies k >= 1
 ROUNDS = 5
+SOAK_CLIENTS = 64  # #31: 64 parallel keep-alive clients for 60 s
 QUERIES = [
     "lunch with Sarah at a cafe", "who leads the quarterly roadmap", "which food do I love from the market",
     "what is the deadline for the budget review", "am I allergic to anything",
@@ -285,7 +289,7 @@ def explain_plans(size: int | str, user: str = USER_ID) -> dict:
             "hnsw_used": "memory_hnsw_" in plans["candidates"] or "memory_embedding_hnsw" in plans["candidates"]}
 
 
-def run_size(size: int, served: bool = False) -> None:
+def run_size(size: int, served: bool = False, soak_seconds: float = 0) -> None:
     from memories.readiness import semantic_status, warm_up
 
     use_bench_database(size)
@@ -295,13 +299,13 @@ def run_size(size: int, served: bool = False) -> None:
     warm_up()  # what a web process does at startup (recall_site/wsgi.py)
     latency_table(f"## {size} memories, {len(QUERIES)} queries x {ROUNDS} rounds", client, USER_ID)
     if served:
-        served_table(size)
+        served_table(size, soak_seconds)
     plans = explain_plans(size)
     print(f"EXPLAIN ANALYZE: GIN used by lexical = {plans['gin_used']}, HNSW used by semantic = "
           f"{plans['hnsw_used']} (plans in var/bench/search_explain_{size}.txt)")
 
 
-def served_table(size: int) -> None:
+def served_table(size: int, soak_seconds: float = 0) -> None:
     """The same searches through a real `manage.py serve` on this database (bench/served.py), interleaved
     with the in-process ones: each request in-process (test client), then served over one keep-alive
     connection, then served on a new connection, so all three meet the same load on a shared host."""
@@ -331,6 +335,69 @@ def served_table(size: int) -> None:
                              search_bodies(mode) * ROUNDS)
         for client in [*probes.values(), *clients.values()]:
             client.close()
+        if soak_seconds:
+            soak_table(port, token, soak_seconds)
+
+
+def web_connections() -> int:
+    """PostgreSQL connections the served web workers hold (serve names them recall-web)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'recall-web'")
+        return cursor.fetchone()[0]
+
+
+def soak_table(port: int, token: str, seconds: float, clients: int = SOAK_CLIENTS) -> None:
+    """`clients` keep-alive clients searching (hybrid) as fast as they are answered for `seconds`: statuses,
+    latency, the web workers' PostgreSQL connections (resting, peak, seconds back to resting after)."""
+    from django.conf import settings
+
+    from served import ServedClient
+
+    bodies = search_bodies("hybrid")
+    lock, stop = threading.Lock(), threading.Event()
+    statuses, latencies = collections.Counter(), []
+
+    def client(n: int) -> None:
+        served = ServedClient(port, token=token)
+        mine = []
+        try:
+            while not stop.is_set():
+                status, ms = served.request("POST", "/api/v1/search", bodies[n % len(bodies)])
+                mine.append((status, ms))
+                n += 1
+        finally:
+            served.close()
+            with lock:
+                statuses.update(status for status, _ in mine)
+                latencies.extend(ms for _, ms in mine)
+
+    resting = web_connections()
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    began, peak = time.monotonic(), resting
+    while time.monotonic() - began < seconds:
+        peak = max(peak, web_connections())
+        time.sleep(0.25)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    ended, after = time.monotonic(), web_connections()
+    while after > resting and time.monotonic() - ended < 30:
+        time.sleep(0.1)
+        after = web_connections()
+    back_in = time.monotonic() - ended
+    f = latency_figures(latencies)
+    pool_total = 2 * settings.DB_POOL_SIZE
+    print(f"## soak: {clients} keep-alive clients, search hybrid for {seconds:.0f} s against manage.py serve "
+          f"(2 web workers, pool {settings.DB_POOL_SIZE} each)")
+    print(f"requests {len(latencies)} ({len(latencies) / seconds:.0f}/s), statuses {dict(sorted(statuses.items()))}, "
+          f"5xx {sum(n for status, n in statuses.items() if status >= 500)}")
+    print(f"latency p50 {f['p50']:.1f} ms, p95 {f['p95']:.1f} ms, p99 {f['p99']:.1f} ms")
+    print(f"web PostgreSQL connections: resting {resting}, peak {peak} (pool total {pool_total}), "
+          f"{after} {back_in:.1f} s after the end", flush=True)
 
 
 def _interleaved_row(request: str, in_process, clients: dict, method: str, path: str, bodies: list) -> None:
@@ -600,6 +667,9 @@ def main():
     parser.add_argument("--served", action="store_true",
                         help="also measure through a real manage.py serve on the same database, keep-alive and "
                              "new connection per request (bench/served.py)")
+    parser.add_argument("--soak", type=float, default=0, metavar="SECONDS",
+                        help=f"with --served: then {SOAK_CLIENTS} keep-alive clients searching for SECONDS (e.g. 60): "
+                             "5xx, latency, PostgreSQL connections during and after")
     parser.add_argument("--size", type=int, help="corpus size to measure (default: 10000 then 100000; 1000000 "
                                                  "only when given)")
     parser.add_argument("--users-scale", type=float, default=1.0,
@@ -614,7 +684,8 @@ def main():
         parser.error(f"--users-scale takes a fraction between 0 and 1, with --size {MILLION} only")
     if not args.prepare and args.size is None:
         for size in (10_000, MAX_SIZE):
-            subprocess.run([sys.executable, __file__, "--size", str(size)] + ["--served"] * args.served, check=True)
+            subprocess.run([sys.executable, __file__, "--size", str(size), "--soak", str(args.soak)]
+                           + ["--served"] * args.served, check=True)
         return
     import logging
 
@@ -627,7 +698,7 @@ def main():
     elif args.size == MILLION:
         run_million(args.users_scale, args.index_memory)
     else:
-        run_size(args.size, served=args.served)
+        run_size(args.size, served=args.served, soak_seconds=args.soak)
 
 
 if __name__ == "__main__":

@@ -204,10 +204,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["recall_site.api_parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "recall_site.api_pagination.RecallPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "recall_site.throttling.TokenRateThrottle",
-        "recall_site.throttling.IPRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["access.throttling.RateLimits"],  # per token and per IP, shared counts
 }
 
 SPECTACULAR_SETTINGS = {

@@ -3,7 +3,7 @@ from django.db import connection
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -89,6 +89,7 @@ def update_user_profile_view(request):
 @extend_schema(responses={200: inline_serializer("Health", {"status": serializers.CharField()})})
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes([])  # a probe is never refused, and the rate limits' counts live in the database
 def health_view(request):
     """Liveness: the process answers. It touches neither the database nor the model (/api/v1/ready does)."""
     return Response({"status": "ok"})

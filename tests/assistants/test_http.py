@@ -114,11 +114,22 @@ def test_bad_input_is_a_tool_error_and_writes_nothing(alice, recall_config):
     assert not Memory.objects.filter(user_id="alice").exists()
 
 
-def test_mcp_requests_count_against_the_api_rate_limits(alice, bob, recall_config):
-    from django.core.cache import cache
+def test_a_failed_tool_call_logs_none_of_its_input(alice, caplog):
+    token = token_of(alice)
 
+    async def scenario():
+        async with serving() as http, mcp_client(http, token) as client:
+            result = await client.call_tool("forget", {"user_id": "alice", "entity_ids": ["ent-my-sister-emma"]})
+            assert result.is_error and "ent-my-sister-emma" in result.content[0].text  # the caller is told
+
+    with caplog.at_level("DEBUG"):
+        run(scenario)
+    server_side = [r for r in caplog.records if not r.name.startswith(("mcp.client", "httpx"))]  # not the test's
+    assert server_side and not [r for r in server_side if "my-sister-emma" in r.getMessage()]
+
+
+def test_mcp_requests_count_against_the_api_rate_limits(alice, bob, recall_config):
     recall_config({"security": {"api_rate_per_token": "3/minute"}})
-    cache.clear()
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
     headers = {"Accept": "application/json, text/event-stream"}
 
@@ -134,10 +145,7 @@ def test_mcp_requests_count_against_the_api_rate_limits(alice, bob, recall_confi
             assert response.status_code == 200  # each token has its own count
 
     alice_key, bob_key = token_of(alice), token_of(bob)
-    try:
-        run(scenario)
-    finally:
-        cache.clear()
+    run(scenario)
 
 
 def test_forget_takes_dry_run_as_a_json_boolean_only(alice):

@@ -21,6 +21,7 @@ def test_schedules_are_created_idempotently(db):
     ensure_schedules()
     ensure_schedules()
     assert sorted(Schedule.objects.values_list("func", "schedule_type")) == [
+        ("access.throttling.forget_idle_counts", "H"),
         ("audit.tasks.purge_audit_events", "D"),
         ("memories.tasks.detect_entity_drift", "D"),
         ("memories.tasks.embed_pending_memories", "I"),
