@@ -3,6 +3,15 @@ from django.db.backends.signals import connection_created
 from django.urls import register_converter
 
 
+def _warm_up_worker(**_) -> None:
+    from django.conf import settings
+
+    from memories.readiness import warm_up
+
+    if settings.WORKER_PROCESS:
+        warm_up()
+
+
 class MemoriesConfig(AppConfig):
     name = "memories"
     verbose_name = "Memories"
@@ -13,6 +22,7 @@ class MemoriesConfig(AppConfig):
         from memories.converters import IngestJobIdConverter
         from memories.purgers import IngestJobPurger, MemoryPurger
         from django_q.models import Schedule
+        from django_q.signals import post_spawn
 
         from memories.readiness import warm_up
         from memories.retrieval.semantic import use_session_breadth
@@ -28,6 +38,9 @@ class MemoriesConfig(AppConfig):
         register(IngestJobPurger())
         register_converter(IngestJobIdConverter, "ingest_job_id")
         on_serve(warm_up)  # the model, the startup canary and the query-domain centroids, before the first search
+        # A worker-cluster process too, before its first task: else a small ingest job waits ~10 s for the
+        # model. (A sync django-q, as under the tests, sends post_spawn with every task: not warmed there.)
+        post_spawn.connect(_warm_up_worker, dispatch_uid="recall-worker-warm-up")
         every("embed pending memories", embed_pending_memories, Schedule.MINUTES, 1)
         every("expire and purge memories", expire_and_purge_memories, Schedule.DAILY)
         every("detect entity drift", detect_entity_drift, Schedule.DAILY)

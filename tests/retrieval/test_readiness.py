@@ -144,6 +144,26 @@ def test_warm_up_embeds_the_query_centroids_and_takes_startup_objects_out_of_the
         gc.unfreeze()
 
 
+def test_a_worker_process_warms_up_when_it_spawns(settings):
+    """django-q2 sends post_spawn in each worker process before its first task."""
+    import gc
+
+    from django_q.signals import post_spawn
+
+    from memories.retrieval.gating import query_domain_centroids
+
+    query_domain_centroids.cache_clear()
+    post_spawn.send(sender="django_q", proc_name="Process-1")  # a sync cluster's task, in this process
+    assert query_domain_centroids.cache_info().currsize == 0
+    settings.WORKER_PROCESS = True  # as in `manage.py qcluster`
+    try:
+        post_spawn.send(sender="django_q", proc_name="Process-1")
+        assert query_domain_centroids.cache_info().currsize == 1
+        assert gc.get_freeze_count() > 100_000
+    finally:
+        gc.unfreeze()
+
+
 def test_a_search_during_the_start_up_warm_up_runs_on_text_and_graph_without_waiting(db, monkeypatch, recall_config):
     from memories import readiness
     from memories.retrieval import search_memories
