@@ -1,5 +1,6 @@
 """A real `manage.py serve` in a subprocess, in its own process group and data directory, for the tests
 that need the whole of `make run` (web server, worker, embedded PostgreSQL)."""
+import http.client
 import os
 import signal
 import socket
@@ -52,6 +53,16 @@ def start_serve(var: Path, port: int, *, demo: bool = False, **env: str) -> subp
             time.sleep(0.25)
     os.killpg(serve.pid, signal.SIGKILL)
     pytest.fail("serve never answered /api/v1/health")
+
+
+def status_on_a_new_connection(port: int, path: str, headers: dict | None = None) -> int:
+    """The status of one GET on a connection of its own (with several web workers, it may land on any)."""
+    client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        client.request("GET", path, headers=headers or {})
+        return client.getresponse().status
+    finally:
+        client.close()
 
 
 def serve_log(var: Path, lines: int = 15) -> str:

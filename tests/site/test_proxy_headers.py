@@ -6,7 +6,6 @@ forged address with every request: with no trusted proxies the forgeries change 
 request is over the limit and the third failed login locks the address out; with 127.0.0.1 trusted, each forged
 address is a client of its own.
 """
-import http.client
 import http.cookiejar
 import re
 import urllib.parse
@@ -14,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from tests.site.live_serve import clean_up, free_port, fresh_var, start_serve
+from tests.site.live_serve import clean_up, free_port, fresh_var, start_serve, status_on_a_new_connection
 
 LIMITS = {"RECALL__SECURITY__API_RATE_PER_IP": "3/minute", "RECALL__SECURITY__LOGIN_FAILURE_LIMIT": "3"}
 
@@ -27,15 +26,6 @@ def served(request, tmp_path):
         yield port, bool(request.param)
     finally:
         clean_up(serve, var)
-
-
-def ready_with_forged_address(port: int, n: int) -> int:
-    client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        client.request("GET", "/api/v1/ready", headers={"X-Forwarded-For": f"203.0.113.{n}"})
-        return client.getresponse().status
-    finally:
-        client.close()
 
 
 def failed_login_with_forged_address(port: int, n: int) -> int:
@@ -56,7 +46,8 @@ def failed_login_with_forged_address(port: int, n: int) -> int:
 def test_a_forged_x_forwarded_for_counts_only_from_a_trusted_proxy(served):
     port, trusted = served
     # ready may still be 503 (the model loading): what counts is 429 or not
-    rate_limited = [ready_with_forged_address(port, n) == 429 for n in range(1, 6)]
+    rate_limited = [status_on_a_new_connection(port, "/api/v1/ready", {"X-Forwarded-For": f"203.0.113.{n}"}) == 429
+                    for n in range(1, 6)]
     logins = [failed_login_with_forged_address(port, n) for n in range(1, 5)]
     if trusted:  # each forged address is a client of its own
         assert rate_limited == [False] * 5
