@@ -59,6 +59,7 @@ USER_ID = "bench"
 # The 1M case: `bench` holds corpus copies 0-9, bench-<i> holds copy 10 + i (all vectors distinct).
 MILLION_LAYOUT = {USER_ID: list(range(10)), **{f"bench-{i}": [10 + i] for i in range(10)}}
 NOISE = 0.02  # per-dimension sigma of the perturbation of corpus copies k >= 1
+SENTENCE_NOISE = 0.04  # of a memory's vector for its stand-in sentence vectors
 ROUNDS = 5
 SOAK_CLIENTS = 64  # #31: 64 parallel keep-alive clients for 60 s
 QUERIES = [
@@ -117,9 +118,11 @@ def load_corpus(size: int) -> None:
     from django.db import connection, transaction
 
     from entities.models import Entity
-    from memories.models import Memory
+    from memories.models import Memory, MemorySentence
 
     if Memory.objects.filter(user_id=USER_ID).count() == size:
+        if not MemorySentence.objects.filter(user_id=USER_ID).exists():  # a database loaded before sentences
+            _load_sentences(USER_ID, corpus_embeddings(size))
         return
     began = time.perf_counter()
     vectors = corpus_embeddings(size)
@@ -132,6 +135,7 @@ def load_corpus(size: int) -> None:
         with connection.cursor() as cursor:
             cursor.execute("DROP INDEX IF EXISTS memory_embedding_hnsw")
         _insert_memories(rows, vectors, by_name, rng)
+    _load_sentences(USER_ID, vectors)
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '1GB'")
         cursor.execute("CREATE INDEX memory_embedding_hnsw ON memories_memory "
@@ -142,6 +146,33 @@ def load_corpus(size: int) -> None:
                       "entities_relation"):
             cursor.execute(f"VACUUM ANALYZE {table}")
     print(f"loaded {size} memories in {time.perf_counter() - began:.0f}s", flush=True)
+
+
+def _load_sentences(user_id: str, vectors: np.ndarray) -> None:
+    """Sentence vectors (memories/sentences.py) as the LoCoMo conversations have them, ~2.5 per memory: the
+    corpus is one sentence per memory, so each memory gets 2 or 3 of its own vector perturbed (sigma
+    SENTENCE_NOISE), for the sentence scan and lookups to cost what they cost on real talk."""
+    from django.db import connection, transaction
+
+    from memories.models import Memory
+
+    ids = list(Memory.objects.filter(user_id=user_id).order_by("pk").values_list("pk", flat=True))
+    rng = np.random.default_rng(7)
+    header = np.array([vectors.shape[1], 0], dtype=">u2").tobytes()
+
+    def rows():
+        for pk, vector in zip(ids, vectors):
+            for _ in range(2 + int(rng.random() < 0.5)):
+                noisy = vector + rng.standard_normal(vector.shape, dtype=np.float32) * SENTENCE_NOISE
+                yield user_id, pk, header + (noisy / np.linalg.norm(noisy)).astype(">f4").tobytes()
+
+    began = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as wrapper:
+        wrapper.execute("TRUNCATE memories_memorysentence")
+        count = _copy(wrapper.cursor, "memories_memorysentence",
+                      [("user_id", "text"), ("memory_id", "int8"), ("embedding", "bytea")], rows())
+        wrapper.execute("ANALYZE memories_memorysentence")
+    print(f"loaded {count} sentence vectors in {time.perf_counter() - began:.0f}s", flush=True)
 
 
 def create_graph(user_id: str) -> dict:

@@ -196,6 +196,23 @@ class Memory(models.Model):
 MEMORY_ROW_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in ("embedding", "search_vector")]
 
 
+class MemorySentence(models.Model):
+    """One sentence of a multi-sentence memory, embedded on its own (memories/sentences.py): semantic search
+    matches a memory by its whole text and by its best sentence. Written with the memory's embedding,
+    replaced when it is re-embedded, gone with the memory."""
+
+    user_id = models.CharField(max_length=128)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sentences")
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user_id"], name="memory_sentence_user"),
+            HnswIndex(name="memory_sentence_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+        ]
+
+
 class MemoryEntity(models.Model):
     """Link from a memory to an entity it references (role: subject, object or mention)."""
 

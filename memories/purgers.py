@@ -1,9 +1,9 @@
-"""The memories app's part of every deletion (recall_site/purging.py): memories, their entity links and
-history, the source messages no remaining memory names (and all of a forgotten session's), supersession
-links pointing at them, per-turn injection records, the sessions' dialogue state (all of the user's when a
-person is forgotten: she may have been a speaker), queued embedding tasks, the centroids of other
-entities that averaged their embeddings, and profile entries naming a forgotten person; and background
-ingest jobs (`IngestJobPurger`).
+"""The memories app's part of every deletion (recall_site/purging.py): memories, their entity links,
+sentence vectors and history, the source messages no remaining memory names (and all of a forgotten
+session's), supersession links pointing at them, per-turn injection records, the sessions' dialogue
+state (all of the user's when a person is forgotten: she may have been a speaker), queued embedding
+tasks, the centroids of other entities that averaged their embeddings, and profile entries naming a
+forgotten person; and background ingest jobs (`IngestJobPurger`).
 """
 from django.db import connection
 from django.db.models import BooleanField, Q, TextField
@@ -13,7 +13,7 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import (
-    IngestJob, Memory, MemoryEntity, MemoryHistory, SessionDialogue, SourceMessage, TurnInjection, UserProfile,
+    IngestJob, Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection, UserProfile,
 )
 from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
@@ -25,7 +25,7 @@ MEMORY_ID_TASKS = {task_name(embed_memories)}
 
 
 class MemoryPurger(Purger):
-    models = (Memory, MemoryEntity, MemoryHistory, SessionDialogue, SourceMessage, TurnInjection, UserProfile)
+    models = (Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection, UserProfile)
     order = 10  # before entities: links and memories point at them
 
     def count(self, plan: PurgePlan) -> dict[str, int]:
@@ -34,6 +34,7 @@ class MemoryPurger(Purger):
             "memories": len(ids),
             "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=id_array(ids)).count(),
             "memory_history": MemoryHistory.objects.filter(memory_id__in=id_array(ids)).count(),
+            "memory_sentences": MemorySentence.objects.filter(memory_id__in=id_array(ids)).count(),
             "source_messages": _source_messages(plan, delete=False),
             "superseded_links_cleared": _superseding_others(ids, clear=False),
             "turn_injections": _turn_injections(plan).count(),
@@ -50,6 +51,7 @@ class MemoryPurger(Purger):
             "session_dialogues": _session_dialogues(plan).delete()[0],
             "queued_tasks": OrmQ.objects.filter(pk__in=_queued_task_ids(set(ids))).delete()[0],
             "memory_history": sql_delete(MemoryHistory, "memory_id", ids),
+            "memory_sentences": sql_delete(MemorySentence, "memory_id", ids),
             "source_messages": _source_messages(plan, delete=True),
             "memory_entity_links": sql_delete(MemoryEntity, "memory_id", ids),
         }

@@ -88,6 +88,7 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
     if content_changed:
         memory.embedding = None
         memory.embedding_status = EmbeddingStatus.PENDING
+        memory.sentences.all().delete()
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()

@@ -10,7 +10,8 @@ from django_q.tasks import async_task
 from memories.drift import detect_drift
 from memories.embedding import embed_texts
 from memories.expiry import expire_memories, purge_expired
-from memories.models import EmbeddingStatus, Memory
+from memories.models import EmbeddingStatus, Memory, MemorySentence
+from memories.sentences import sentence_texts
 from recall_site.config import recall_setting
 from recall_site.schedules import task_name
 
@@ -61,26 +62,35 @@ def embedding_jobs_coalesced():
 
 
 def embed_memories(memory_ids: list[int]) -> int:
-    """Embed the given memories that still need it. Fail-open: errors mark the row, never lose it."""
+    """Embed the given memories that still need it, each with its sentences (memories/sentences.py).
+    Fail-open: errors mark the row, never lose it."""
     rows = list(
         Memory.objects.filter(pk__in=memory_ids)
         .exclude(embedding_status=EmbeddingStatus.READY)
-        .values_list("pk", "content")
+        .values_list("pk", "user_id", "content")
     )
     if not rows:
         return 0
+    sentences = [sentence_texts(content) for _, _, content in rows]
+    texts = [content for _, _, content in rows] + [text for texts in sentences for text in texts]
     try:
-        vectors = embed_texts([content for _, content in rows], recall_setting("memory_semantic.embedding_batch_size"))
+        vectors = embed_texts(texts, recall_setting("memory_semantic.embedding_batch_size"))
     except Exception:  # noqa: BLE001 - any model failure must leave the rows stored
         logger.exception("embedding failed for %d memories", len(rows))
-        Memory.objects.filter(pk__in=[pk for pk, _ in rows]).update(embedding_status=EmbeddingStatus.ERROR)
+        Memory.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(embedding_status=EmbeddingStatus.ERROR)
         return 0
-    done = 0
-    for (pk, content), vector in zip(rows, vectors):
-        # Only store if the content is unchanged since it was read (an edit re-enqueues).
-        done += Memory.objects.filter(pk=pk, content=content).update(
-            embedding=vector, embedding_status=EmbeddingStatus.READY
-        )
+    done, sentence_vectors = 0, iter(vectors[len(rows):])
+    for (pk, user_id, content), vector, texts in zip(rows, vectors, sentences):
+        own = [next(sentence_vectors) for _ in texts]
+        with transaction.atomic():
+            # Only store if the content is unchanged since it was read (an edit re-enqueues).
+            stored = Memory.objects.filter(pk=pk, content=content).update(
+                embedding=vector, embedding_status=EmbeddingStatus.READY)
+            if stored:
+                MemorySentence.objects.filter(memory_id=pk).delete()
+                MemorySentence.objects.bulk_create(
+                    MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
+        done += stored
     return done
 
 

@@ -23,7 +23,7 @@ from memories.retrieval.eligible import Eligible
 from memories.retrieval.graph import GraphFound, graph_pool
 from memories.retrieval.lexical import weighted_match
 from memories.retrieval.ranking import Candidate
-from memories.retrieval.semantic import nearest, nearest_rows, usual_breadth, widened_candidates
+from memories.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
 from recall_site.config import recall_setting
 
 # The ranking columns of a candidate (ranking.Candidate); an event tagged with a person not mentioned
@@ -40,7 +40,7 @@ m.type = %(event)s AND EXISTS (
       AND (entity.last_mentioned_at < %(cutoff)s
            OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
 ),
-1 - (m.embedding <=> {vector}), {lexical}, m.details @> %(assistant_said)s::jsonb
+1 - {distance}, {lexical}, m.details @> %(assistant_said)s::jsonb
 """
 
 
@@ -138,7 +138,7 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
         retrievers.append("SELECT id FROM graph")
     else:
         ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
-    columns = _COLUMNS.replace("{vector}", vector_sql or "NULL::vector").replace(
+    columns = _COLUMNS.replace("{distance}", memory_distance(vector_sql or "NULL::vector")).replace(
         "{lexical}", weighted_match(lexeme_weights, params))
     sql = f"""
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})

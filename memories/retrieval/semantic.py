@@ -1,4 +1,8 @@
-"""Semantic retriever: pgvector cosine distance to the query embedding, served by an HNSW index.
+"""Semantic retriever: pgvector cosine distance to the query embedding, served by HNSW indexes.
+
+A memory is matched by its whole text and by each of its sentences (memories/sentences.py): the nearest
+memories and the memories of the nearest sentences are candidates, at the mean of the whole text's
+distance and the best part's (`memory_distance`).
 
 A search gated to one query domain reads that gate's partial HNSW index
 (memories.models), so the nearest rows come from the domains it may see.
@@ -35,12 +39,28 @@ def vector_literal(vector) -> str:
 
 
 def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "%(vector)s::vector") -> tuple[str, dict]:
-    """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first. `vector_sql` is the
+    """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first: the `limit` nearest
+    by their whole text and those of the `limit` nearest sentences, at `memory_distance`. `vector_sql` is the
     SQL that gives the query vector (a statement that uses it several times reads it from one CTE)."""
-    return eligible.query(
-        f"m.id, m.embedding <=> {vector_sql} AS distance", where="m.embedding IS NOT NULL",
-        order="distance", limit=limit, vector=vector_literal(query_vector),
-    )
+    by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=f"m.embedding <=> {vector_sql}",
+                                     limit=limit, vector=vector_literal(query_vector))
+    by_sentence = (f"SELECT s.memory_id FROM memories_memorysentence s WHERE s.user_id = %(eligible_user_id)s"
+                   f" ORDER BY s.embedding <=> {vector_sql} LIMIT %(limit)s")
+    return eligible.query(f"m.id, {memory_distance(vector_sql)} AS distance",
+                          where=f"m.embedding IS NOT NULL AND m.id IN (({by_text}) UNION ({by_sentence}))",
+                          order="distance", limit=limit, vector=params["vector"])
+
+
+def memory_distance(vector_sql: str) -> str:
+    """SQL: a memory `m`'s cosine distance to the query, the mean of its whole text's and its best part's (its
+    nearest sentence's, or the whole text's when that is nearer or it has one sentence); NULL when not
+    embedded. The whole text alone favours short memories; the best sentence alone, long ones (more
+    sentences, more chances): on the LoCoMo dev conversations the mean ranked best (module docstring of
+    memories/sentences.py)."""
+    whole = f"(m.embedding <=> {vector_sql})"
+    best_sentence = (f"(SELECT min(s.embedding <=> {vector_sql}) FROM memories_memorysentence s"
+                     " WHERE s.memory_id = m.id)")
+    return f"(({whole} + least({whole}, {best_sentence})) / 2)"
 
 
 def hnsw_breadth(limit: int) -> int:

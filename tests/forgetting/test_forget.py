@@ -26,8 +26,8 @@ def test_dry_run_counts_every_table_and_changes_nothing(sarah_world):
     criteria = DeleteCriteria(entity_refs=[sarah_world.sarah.public_id])
     counts = deletion_counts(user_id="alice", criteria=criteria)
     assert counts == {
-        "memories": 3, "memory_entity_links": 2, "memory_history": 3, "source_messages": 0,
-        "superseded_links_cleared": 1,
+        "memories": 3, "memory_entity_links": 2, "memory_history": 3, "memory_sentences": 0,
+        "source_messages": 0, "superseded_links_cleared": 1,
         "turn_injections": 2, "session_dialogues": 3, "queued_tasks": 0, "entities_removed": 0, "entities_tombstoned": 1,
         "aliases": 5, "mentions": 2, "relations": 1, "entity_reviews": 0, "unresolved_references": 2,
         "ingest_jobs": 0,

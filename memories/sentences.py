@@ -1,0 +1,29 @@
+"""A memory's sentences, each searched by meaning on its own (MemorySentence rows).
+
+One vector for a long turn averages its sentences: "Yep. Taking care of ourselves
+is vital. I'm off to go swimming with the kids. Talk to you soon!" lies far from
+"what activities does Melanie do?" although one sentence answers it. Semantic
+search takes a memory's best match over its whole text and each of its sentences
+(on the LoCoMo dev conversations, cosine alone over memories found 0.525 of the
+evidence in its top 10 with one vector per memory, 0.624 with the best sentence).
+A memory of one sentence has no rows: its own vector is that sentence's.
+"""
+import re
+
+# A sentence ends at . ! ? or a line break, before whitespace.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n+\s*")
+_SPEAKER = re.compile(r"^([A-Z][\w .'’-]{0,40}): ")
+MIN_WORDS = 3  # shorter pieces ("Yep.", "Wow!") say nothing on their own
+MAX_SENTENCES = 12
+
+
+def sentence_texts(content: str) -> list[str]:
+    """The sentences of `content` worth a vector of their own, each with the line's speaker ("Marco: …") kept
+    in front; [] when there are fewer than two."""
+    speaker = _SPEAKER.match(content)
+    body = content[speaker.end():] if speaker else content
+    sentences = [s for s in (piece.strip() for piece in _SENTENCE_END.split(body)) if len(s.split()) >= MIN_WORDS]
+    if len(sentences) < 2:
+        return []
+    prefix = speaker.group(0) if speaker else ""
+    return [prefix + sentence for sentence in sentences[:MAX_SENTENCES]]
