@@ -4,6 +4,7 @@ With `--workers` > 1 uvicorn binds the listening socket itself with protocol 0, 
 TCP_NODELAY only on sockets whose protocol is IPPROTO_TCP, so every response after the first on a
 keep-alive connection waited ~40 ms for the client's delayed ACK (uvicorn issue 3149). `manage.py serve`
 names this class with `--http`; it sets the option as each connection is made, whatever the worker count.
+uvicorn's auto protocol is httptools' C parser when that is installed (a dependency), else h11.
 """
 import socket
 

@@ -93,3 +93,14 @@ def test_a_burst_of_64_clients_is_bounded_and_leaves_the_service_up(served):
         time.sleep(0.2)
     assert connections(var) <= POOL * 2
     assert timed_gets(port, "/api/v1/health", 1)[0][0] == 200
+
+
+def test_the_web_server_parses_http_in_c():
+    """`serve`'s protocol (recall_site.http_protocol) builds on uvicorn's auto choice, which is the pure-Python
+    h11 parser unless httptools is installed: ~0.4 ms more per request served."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from recall_site.http_protocol import NoDelayHTTPProtocol
+
+    assert AutoHTTPProtocol is HttpToolsProtocol and issubclass(NoDelayHTTPProtocol, HttpToolsProtocol)
