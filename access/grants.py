@@ -1,9 +1,7 @@
 """Which Recall user ids an account may act for."""
-from django.core.exceptions import PermissionDenied
 from django.db import connection
 
 from access.models import UserIdGrant
-
 
 _GRANTED_SQL = f"SELECT EXISTS (SELECT 1 FROM {UserIdGrant._meta.db_table} WHERE account_id = %s AND user_id = %s)"
 
@@ -21,14 +19,6 @@ def can_act_for(account, user_id: str) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(_GRANTED_SQL, [account.pk, user_id])
         return cursor.fetchone()[0]
-
-
-def require_user_access(account, user_id: str) -> str:
-    if not user_id:
-        raise PermissionDenied("A user_id is required.")
-    if not can_act_for(account, user_id):
-        raise PermissionDenied(f"This account may not act for user_id '{user_id}'.")
-    return user_id
 
 
 def actor_name(account) -> str:

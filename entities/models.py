@@ -81,10 +81,6 @@ class Entity(models.Model):
     def __str__(self):
         return self.canonical_name or self.public_id
 
-    @property
-    def is_tombstone(self) -> bool:
-        return self.deleted_at is not None
-
 
 class AliasOrigin(models.TextChoices):
     USER_MENTION = "user_mention", "User mention"

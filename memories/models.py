@@ -107,11 +107,6 @@ class MemoryQuerySet(models.QuerySet):
         """Rows without the embedding and the generated tsvector: large, and only the database reads them."""
         return self.defer("embedding", "search_vector")
 
-    def visible_in_session(self, session_id: str | None):
-        """user_global rows, plus session_local rows of this session only."""
-        local = models.Q(scope=Scope.SESSION_LOCAL, session_id=session_id) if session_id else models.Q(pk__in=[])
-        return self.filter(models.Q(scope=Scope.USER_GLOBAL) | local)
-
 
 class Memory(models.Model):
     user_id = models.CharField(max_length=128)

@@ -78,11 +78,6 @@ def export_jsonl(user_id: str) -> Iterator[str]:
             yield dumps({"record": RECORD_NAMES[section], **row}) + "\n"
 
 
-def export_document(user_id: str) -> dict:
-    """The whole export as a dict (what `export_json` streams, parsed)."""
-    return json.loads("".join(export_json(user_id)))
-
-
 def _profile(user_id: str) -> dict:
     profile = UserProfile.objects.filter(user_id=user_id).first() or UserProfile(user_id=user_id)
     return {"name": profile.name, "preferences": profile.preferences, "favorites": profile.favorites,
