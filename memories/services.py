@@ -53,8 +53,7 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
-    _link_entities(memory, list(_roles(entities)))
-    history_record(memory, HistoryAction.CREATED, session_id=session_id)
+    _link_entities_and_record_creation(memory, list(_roles(entities)), session_id)
     enqueue_embedding([memory.pk])
     return memory
 
@@ -64,15 +63,16 @@ def _roles(entities):
         yield item if isinstance(item, tuple) else (item, "mention")
 
 
-def _link_entities(memory: Memory, links: list[tuple]) -> None:
-    """One MemoryEntity row per (entity, role), in one statement; an entity linked twice keeps its first row."""
-    if not links:
-        return
-    sql = (f"INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
-           " SELECT %s, %s, * FROM unnest(%s::bigint[], %s::varchar[]) ON CONFLICT DO NOTHING")
+def _link_entities_and_record_creation(memory: Memory, links: list[tuple], session_id: str) -> None:
+    """One MemoryEntity row per (entity, role) (an entity linked twice keeps its first row) and the `created`
+    history row, in one statement."""
+    sql = (f"WITH links AS (INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
+           " SELECT %s, %s, * FROM unnest(%s::bigint[], %s::varchar[]) ON CONFLICT DO NOTHING) "
+           f"INSERT INTO {MemoryHistory._meta.db_table} (user_id, memory_id, action, session_id, related_memory_id, at)"
+           " VALUES (%s, %s, %s, %s, NULL, %s)")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [memory.user_id, memory.pk, [entity.pk for entity, _ in links],
-                             [role for _, role in links]])
+        cursor.execute(sql, [memory.user_id, memory.pk, [entity.pk for entity, _ in links], [role for _, role in links],
+                             memory.user_id, memory.pk, HistoryAction.CREATED, session_id or "", timezone.now()])
 
 
 @transaction.atomic
