@@ -219,11 +219,16 @@ def get_model() -> Encoder:
 
 
 def embed_texts(texts: list[str], batch_size: int = 64) -> list[list[float]]:
-    """Unit-length embeddings, one per text (cosine distance = 1 - dot product)."""
+    """Unit-length embeddings, one per text (cosine distance = 1 - dot product). Batched by length, as
+    sentence-transformers' own encode does: a batch is padded to its longest text, so a memory's short
+    sentences batched with long messages would each cost a long message's attention."""
     encoder = get_model()
-    vectors = []
+    by_length = sorted(range(len(texts)), key=lambda index: len(texts[index]))
+    vectors = [None] * len(texts)
     for start in range(0, len(texts), batch_size):
-        vectors += encoder.forward(texts[start:start + batch_size]).tolist()
+        batch = by_length[start:start + batch_size]
+        for index, vector in zip(batch, encoder.forward([texts[index] for index in batch]).tolist()):
+            vectors[index] = vector
     return vectors
 
 

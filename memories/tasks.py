@@ -86,7 +86,7 @@ def embed_memories(memory_ids: list[int]) -> int:
             # Only store if the content is unchanged since it was read (an edit re-enqueues).
             stored = Memory.objects.filter(pk=pk, content=content).update(
                 embedding=vector, embedding_status=EmbeddingStatus.READY)
-            if stored:
+            if stored and own:  # an edit deleted the old text's sentences already; this replaces a rerun's
                 MemorySentence.objects.filter(memory_id=pk).delete()
                 MemorySentence.objects.bulk_create(
                     MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)

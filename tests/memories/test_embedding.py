@@ -108,3 +108,14 @@ def test_a_quantized_session_that_disagrees_leaves_queries_on_float32(monkeypatc
     monkeypatch.setattr(embedding, "get_model", lambda: encoder)
     question = QUESTIONS[0]
     assert np.abs(np.array(embedding.embed_search_query(question)) - np.array(embedding.embed_query(question))).max() < 1e-6
+
+
+def test_texts_batched_by_length_come_back_in_the_order_given():
+    from memories.embedding import embed_texts
+
+    texts = ["A long message about the quarterly budget review, the hiring plan and the offsite in Lisbon. " * 4,
+             "Green tea.", "Dinner with Sarah on Friday at the Italian place near the station."]
+    one_by_one = [embed_texts([text])[0] for text in texts]
+    together = embed_texts(texts, batch_size=2)  # batches: the two shorter, then the long one
+    for alone, batched in zip(one_by_one, together):
+        assert sum(a * b for a, b in zip(alone, batched)) > 0.9999
