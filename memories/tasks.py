@@ -71,7 +71,8 @@ def embed_memories(memory_ids: list[int]) -> int:
     )
     if not rows:
         return 0
-    sentences = [sentence_texts(content) for _, _, content in rows]
+    split = recall_setting("memory_semantic.sentence_vectors")
+    sentences = [sentence_texts(content) if split else [] for _, _, content in rows]
     texts = [content for _, _, content in rows] + [text for texts in sentences for text in texts]
     try:
         vectors = embed_texts(texts, recall_setting("memory_semantic.embedding_batch_size"))

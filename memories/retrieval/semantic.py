@@ -42,6 +42,9 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
     """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first: the `limit` nearest
     by their whole text and those of the `limit` nearest sentences, at `memory_distance`. `vector_sql` is the
     SQL that gives the query vector (a statement that uses it several times reads it from one CTE)."""
+    if not recall_setting("memory_semantic.sentence_vectors"):
+        return eligible.query(f"m.id, m.embedding <=> {vector_sql} AS distance", where="m.embedding IS NOT NULL",
+                              order="distance", limit=limit, vector=vector_literal(query_vector))
     by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=f"m.embedding <=> {vector_sql}",
                                      limit=limit, vector=vector_literal(query_vector))
     by_sentence = (f"SELECT s.memory_id FROM memories_memorysentence s WHERE s.user_id = %(eligible_user_id)s"
@@ -58,6 +61,8 @@ def memory_distance(vector_sql: str) -> str:
     sentences, more chances): on the LoCoMo dev conversations the mean ranked best (module docstring of
     memories/sentences.py)."""
     whole = f"(m.embedding <=> {vector_sql})"
+    if not recall_setting("memory_semantic.sentence_vectors"):
+        return whole
     best_sentence = (f"(SELECT min(s.embedding <=> {vector_sql}) FROM memories_memorysentence s"
                      " WHERE s.memory_id = m.id)")
     return f"(({whole} + least({whole}, {best_sentence})) / 2)"

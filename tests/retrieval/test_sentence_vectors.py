@@ -81,3 +81,12 @@ def test_memories_embedded_before_sentence_vectors_are_embedded_again_after_the_
     assert Memory.objects.get(pk=long_one.pk).embedding is not None  # still searchable meanwhile
     embed_pending_memories()
     assert MemorySentence.objects.filter(memory=long_one).count() == 4
+
+
+def test_with_sentence_vectors_off_none_are_written_and_search_reads_whole_texts(remember, recall_config):
+    recall_config({"memory_semantic": {"sentence_vectors": False}})
+    target = remember(CATCH_UP, type="event")
+    for text in OTHERS:
+        remember(text, type="event")
+    assert not MemorySentence.objects.exists()
+    assert (_rank("Which instrument is Anna learning?", target.pk) or 99) > 3  # 3rd with them (above)
