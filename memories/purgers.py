@@ -13,7 +13,8 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import (
-    IngestJob, Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection, UserProfile,
+    IngestJob, Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection,
+    UserProfile,
 )
 from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
@@ -25,7 +26,8 @@ MEMORY_ID_TASKS = {task_name(embed_memories)}
 
 
 class MemoryPurger(Purger):
-    models = (Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection, UserProfile)
+    models = (Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection,
+              UserProfile)
     order = 10  # before entities: links and memories point at them
 
     def count(self, plan: PurgePlan) -> dict[str, int]:
