@@ -14,7 +14,8 @@ Reads only (one query for a candidate that gives a number); persist supersedes.
 import re
 from dataclasses import dataclass
 
-from django.contrib.postgres.search import SearchQuery
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db.models import F
 
 from memories.models import SAID_BY_ASSISTANT, Memory, Status
 
@@ -80,15 +81,25 @@ def same_measure(new: Measure, old: Measure) -> bool:
     return new.measure == old.measure and new.value != old.value and bool(new.topic & old.topic)
 
 
+def _lookup_query(given: list[Measure]) -> str:
+    """to_tsquery text: one of the measures and one of their topic words (ranked by how many they share). A
+    measure word alone ("request", "minute") is in most memories of a long technical chat, and the earlier
+    value fell out of the newest LOOKUP_LIMIT of them."""
+    names = {m.measure for m in given if "-" not in m.measure}
+    measures_ = " | ".join(sorted(names))
+    topics = " | ".join(sorted({w for m in given for w in m.topic if "-" not in w} - names))
+    return f"({measures_}) & ({topics})" if measures_ and topics else measures_ or "''"
+
+
 def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memory], list[Memory]]:
     """(active memories of the user this content says it updates, those it may update: kept and linked)."""
     given = measures(content)
     if not given:
         return [], []
-    words = " or ".join(sorted({m.measure for m in given}))
-    rows = (Memory.objects.filter(user_id=user_id, status=Status.ACTIVE)
-            .filter(search_vector=SearchQuery(words, config="english", search_type="websearch"))
-            .without_vectors().order_by("-created_at")[:LOOKUP_LIMIT])
+    query = SearchQuery(_lookup_query(given), config="english", search_type="raw")
+    rows = (Memory.objects.filter(user_id=user_id, status=Status.ACTIVE, search_vector=query)
+            .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
+            .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
     updated, maybe = [], []
     for memory in rows:
         if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) != (said_by == SAID_BY_ASSISTANT):

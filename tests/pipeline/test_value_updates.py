@@ -49,3 +49,16 @@ def test_texts_that_differ_in_an_identifier_or_a_name_are_two_memories(db):
     assert Memory.objects.filter(content__startswith="Lunch with").count() == 2
     ingest("The spare part number kz3q0 arrived today for my bike repair!")  # the same words again
     assert Memory.objects.filter(content__contains="spare part number").count() == 6
+
+
+def test_an_update_finds_its_earlier_value_among_many_memories_giving_the_same_measure(db):
+    """A long technical chat mentions requests and milliseconds everywhere: the earlier value of this measure
+    is found by its topic, not only among the newest memories giving the measure."""
+    ingest("I've been measuring the login API response time and it's currently at 180ms under 20 concurrent "
+           "requests.")
+    for n in range(25):
+        ingest(f"The export worker handled {100 + n} requests in the {n}th batch job with a 5ms queue wait.",
+               at=MONDAY + timedelta(hours=n + 1))
+    ingest("I'm trying to optimize the login API response time, which has decreased to 120ms under 20 concurrent "
+           "requests after optimizing the authentication flow.", at=MONDAY + timedelta(days=3), session_id="s2")
+    assert Memory.objects.get(content__contains="180ms").status == Status.SUPERSEDED
