@@ -37,6 +37,7 @@ took taking make makes made get gets got getting per over under since after befo
 week weeks day days month months year years today yesterday tomorrow time times lately recently so
 """.split())
 LOOKUP_LIMIT = 20
+_LEXEME = re.compile(r"[a-z]+")  # a word to_tsquery takes as it is
 # Words that are a measure by themselves: the word after them is not part of it.
 _MEASURE_WORDS = frozenset("""
 minute second hour ms user customer request line test table row page word item unit subscriber member signup
@@ -85,16 +86,18 @@ def _lookup_query(given: list[Measure]) -> str:
     """to_tsquery text: one of the measures and one of their topic words (ranked by how many they share). A
     measure word alone ("request", "minute") is in most memories of a long technical chat, and the earlier
     value fell out of the newest LOOKUP_LIMIT of them."""
-    names = {m.measure for m in given if "-" not in m.measure}
+    names = {m.measure for m in given if _LEXEME.fullmatch(m.measure)}
     measures_ = " | ".join(sorted(names))
-    topics = " | ".join(sorted({w for m in given for w in m.topic if "-" not in w} - names))
-    return f"({measures_}) & ({topics})" if measures_ and topics else measures_ or "''"
+    topics = " | ".join(sorted({w for m in given for w in m.topic if _LEXEME.fullmatch(w)} - names))
+    return f"({measures_}) & ({topics})" if topics else measures_
 
 
 def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memory], list[Memory]]:
     """(active memories of the user this content says it updates, those it may update: kept and linked)."""
     given = measures(content)
     if not given:
+        return [], []
+    if not any(_LEXEME.fullmatch(m.measure) for m in given):  # "%" only: nothing to look up by
         return [], []
     query = SearchQuery(_lookup_query(given), config="english", search_type="raw")
     rows = (Memory.objects.filter(user_id=user_id, status=Status.ACTIVE, search_vector=query)

@@ -62,3 +62,9 @@ def test_an_update_finds_its_earlier_value_among_many_memories_giving_the_same_m
     ingest("I'm trying to optimize the login API response time, which has decreased to 120ms under 20 concurrent "
            "requests after optimizing the authentication flow.", at=MONDAY + timedelta(days=3), session_id="s2")
     assert Memory.objects.get(content__contains="180ms").status == Status.SUPERSEDED
+
+
+def test_a_percentage_update_is_looked_up_without_a_query_error(db):
+    ingest("Our test coverage is 61% on the payments service.")
+    ingest("Test coverage on the payments service is now up to 74%.", at=MONDAY + timedelta(days=2), session_id="s2")
+    assert Memory.objects.filter(content__contains="74%").exists()
