@@ -138,7 +138,8 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
         retrievers.append("SELECT id FROM graph")
     else:
         ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
-    columns = _COLUMNS.replace("{distance}", memory_distance(vector_sql or "NULL::vector")).replace(
+    # Without a query vector there is no distance to compute (nor sentence rows to read for it).
+    columns = _COLUMNS.replace("{distance}", memory_distance(vector_sql) if vector_sql else "NULL::float8").replace(
         "{lexical}", weighted_match(lexeme_weights, params))
     sql = f"""
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})
