@@ -14,6 +14,7 @@ import warnings
 from pathlib import Path
 
 DATABASE_NAME = "recall"
+USERS_FILE = ".handle_pids.json"  # pgserver's list of the processes using the server
 MAX_CONNECTIONS = 100
 SERVER_SETTINGS = {
     "shared_buffers": "1GB",
@@ -35,6 +36,8 @@ def embedded_database_settings(data_dir: Path) -> dict:
 
     data_dir.mkdir(parents=True, exist_ok=True)
     fresh = not (data_dir / "PG_VERSION").exists()
+    with pgserver.PostgresServer._lock:
+        _live_users(data_dir)  # a list a killed process left half-written would stop get_server
     server = pgserver.get_server(data_dir, cleanup_mode="stop")
     if _apply_server_settings(server) and fresh:
         server.cleanup()  # nobody else uses the new server yet: stop it, start it with the settings
@@ -83,16 +86,39 @@ def stop_embedded_server_if_unused() -> bool:
 
     pgserver stops the server when the last process that attached to it exits, but a process that died
     without running its exit hooks (a killed worker) stays in its list of users and keeps the server up
-    for ever after. Dead processes are dropped from that list first."""
-    import psutil
-
+    for ever after. Dead processes are dropped from that list first, under pgserver's own lock."""
     server = getattr(embedded_database_settings, "server", None)
     if server is None:
         return False
-    users = server.pgdata / ".handle_pids.json"
-    pids = json.loads(users.read_text()) if users.exists() else []
-    if any(pid != os.getpid() and psutil.pid_exists(pid) for pid in pids):
-        return False
-    users.write_text(json.dumps([os.getpid()]))
+    with server._lock:
+        if any(pid != os.getpid() for pid in _live_users(server.pgdata)):
+            return False
+        (server.pgdata / USERS_FILE).write_text(json.dumps([os.getpid()]))
     server.cleanup()
     return True
+
+
+def _live_users(data_dir: Path) -> list[int]:
+    """The processes pgserver lists as using the server in `data_dir`, without the dead ones (the list is
+    rewritten without them). A zombie is dead: in a container whose first process reaps nothing, a killed
+    worker's orphans stay zombies. A list left empty or cut short by a process killed while writing it
+    counts as no users."""
+    import psutil
+
+    path = data_dir / USERS_FILE
+    try:
+        pids = [pid for pid in json.loads(path.read_text()) if isinstance(pid, int)]
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, TypeError):
+        pids = [None]  # unreadable: rewritten below
+    live = []
+    for pid in filter(None, pids):
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                live.append(pid)
+        except psutil.Error:
+            pass  # gone
+    if live != pids:
+        path.write_text(json.dumps(live))
+    return live

@@ -84,3 +84,30 @@ def test_timestamps_read_back_as_the_aware_datetimes_written(db):
         # ... parsed by psycopg's C loader (recall_site.timestamps), not Django's pure-Python one
         loader = cursor.cursor.adapters.get_loader(TIMESTAMPTZ, Format.TEXT)
         assert loader.__module__ == "recall_site.timestamps"
+
+
+def test_the_embedded_servers_list_of_users_drops_the_dead_the_zombies_and_a_half_written_list(tmp_path):
+    """A killed run leaves dead processes (zombies where nothing reaps them) or a half-written list in
+    pgserver's list of the server's users: none of them may keep Ctrl-C from stopping the server, nor
+    the next start from starting."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from recall_site.embedded_db import USERS_FILE, _live_users
+
+    users = tmp_path / USERS_FILE
+    users.write_text("")  # killed between truncating and writing
+    assert _live_users(tmp_path) == [] and json.loads(users.read_text()) == []
+
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    os.waitid(os.P_PID, zombie.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped: a zombie
+    users.write_text(json.dumps([os.getpid(), zombie.pid, dead.pid]))
+    try:
+        assert _live_users(tmp_path) == [os.getpid()]
+        assert json.loads(users.read_text()) == [os.getpid()]
+    finally:
+        zombie.wait()

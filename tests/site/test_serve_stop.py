@@ -92,7 +92,7 @@ def test_a_worker_cluster_killed_is_started_again_and_ctrl_c_still_stops_everyth
         assert serve.poll() is None
         stopped_after = ctrl_c(serve, ours)
         left = subprocess.run(["pgrep", "-af", ours], capture_output=True, text=True).stdout
-        assert not running(ours) and stopped_after < 8, f"stopping took {stopped_after:.1f} s; running: {left}"
+        assert not running(ours) and stopped_after < 8, f"stopping took {stopped_after:.1f} s; running: {left}\n{serve_log(var)}"
         assert not psutil.pid_exists(after[0]) and not psutil.pid_exists(after[1]), "a cluster outlived serve"
     finally:
         clean_up(serve, var)
