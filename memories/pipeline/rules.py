@@ -140,6 +140,9 @@ _RESCHEDULE = re.compile(r"\b(moved|rescheduled|pushed( back)?|postponed|cancell
 # "I love that you …", "I love it", "love your turtles": a reaction to what was just said, not a taste.
 _VAGUE_OBJECT = re.compile(r"(?:it|them|that|this|these|those|how|what|when|you|your|yours|is|was|the thought)\b",
                            CI)
+# "Yeah, I love to.", "I like to hear": the taste is in the sentence before; "I love hiking too" is a taste.
+_NO_OBJECT = re.compile(r"to(?: (?:hear|see|know|say|think|do|be))?", CI)
+_TOO = re.compile(r",?\s+(?:too|as well|also)$", CI)
 PREFERENCE_VERBS = {
     "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "like": "likes", "love": "loves",
     "enjoy": "enjoys", "hate": "dislikes", "dislike": "dislikes", "can't stand": "dislikes",
@@ -358,8 +361,8 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
     found = []
     if match := _PREFERENCE.search(sentence):
         verb = PREFERENCE_VERBS[match.group("verb").lower()]
-        what = _clean_object(match.group("what"))
-        if what and not _VAGUE_OBJECT.match(what):
+        what = _TOO.sub("", _clean_object(match.group("what")))
+        if what and not _VAGUE_OBJECT.match(what) and not _NO_OBJECT.fullmatch(what):
             attribute = f"prefers:{_head(what)}" if verb == "prefers" else f"taste:{what.lower()}"[:64]
             found.append(_preference(_about(message, f"{verb.capitalize()} {what}"), attribute, message,
                                      mentions=named_mentions(what)))

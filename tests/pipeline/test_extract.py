@@ -37,6 +37,9 @@ def test_a_reaction_is_not_a_taste_and_a_chat_line_is_no_instruction_to_the_assi
     assert [c.type for c in candidates_for(message("I love that you chose pottery for your art!"))] == ["event"]
     assert [c.type for c in candidates_for(message("Wow, I love it"))] == ["event"]
     assert only("I love hiking in the Alps").content == "Loves hiking in the Alps"
+    assert [c.type for c in candidates_for(message("Yeah, I love to. It's peaceful."))] == ["event"]
+    assert [c.type for c in candidates_for(message("Oh I like to hear."))] == ["event"]
+    assert only("I love hiking too!").content == "Loves hiking"
     assert only("Always reply in English").content == "Wants the assistant to always reply in English"
     said = candidates_for(message("Always reply in English", speaker="Caroline"))
     assert not any("assistant" in c.content for c in said)
