@@ -46,6 +46,8 @@ def quoted(lexeme: str) -> str:
 
 # PostgreSQL's selectivity of `tsvector @@ 'lexeme'` without statistics (tsearch's DEFAULT_TS_MATCH_SEL).
 DEFAULT_MATCH_SHARE = 0.005
+# Users with at most this many × lexical_max_matches eligible memories have every word counted, never estimated.
+ALWAYS_COUNTED_BELOW = 25
 STATISTICS_SECONDS = 300  # how long a process reuses the table's lexeme statistics and row estimates
 _statistics: dict = {}
 
@@ -56,11 +58,14 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     and cap + 1 rows each, ~2 ms per common word at 100k memories. The estimate is the planner's own (eligible
     rows × the lexeme's share of `search_vector` in pg_stats), computed here for all lexemes at once instead of
     planning one query per lexeme. An estimate can be low for a lexeme missing from the statistics: that one
-    is counted, as it should be."""
+    is counted, as it should be. The statistics are the whole table's, every user's words mixed: a user with
+    at most ALWAYS_COUNTED_BELOW × cap eligible memories has every word counted (at most cap + 1 of the
+    user's own rows each), so what other tenants write never changes how that user's words weigh."""
     rows = _eligible_rows(eligible)
-    shares, least = _lexeme_shares()
     frequencies = {}
-    for lexeme in lexemes:
+    estimated = lexemes if rows > ALWAYS_COUNTED_BELOW * cap else []
+    shares, least = _lexeme_shares() if estimated else ({}, None)
+    for lexeme in estimated:
         share = shares.get(lexeme, DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2))
         if rows * share > cap:
             frequencies[lexeme] = round(rows * share)

@@ -4,7 +4,7 @@ from django.db import connection, transaction
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.lexical import (
-    QueryTerms, forget_statistics, lexical_candidates, query_lexemes, query_terms, ranked_matches,
+    ALWAYS_COUNTED_BELOW, QueryTerms, forget_statistics, lexical_candidates, query_lexemes, query_terms, ranked_matches,
 )
 from tests import factories
 
@@ -44,9 +44,10 @@ def test_a_word_shared_by_too_many_memories_counts_as_a_stop_word(db, recall_con
 
 def test_a_word_the_statistics_call_common_is_not_counted(db, recall_config):
     """After ANALYZE, pg_stats says how many memories hold a common word: it is estimated from there (all the
-    query's words at once), not counted, so its frequency is the estimate, not the counting cap."""
-    recall_config({"memory_retrieval": {"lexical_max_matches": 10}})
-    for n in range(80):
+    query's words at once), not counted, so its frequency is the estimate, not the counting cap. Only for a
+    user with more than ALWAYS_COUNTED_BELOW × the cap memories: a smaller one has every word counted."""
+    recall_config({"memory_retrieval": {"lexical_max_matches": 4}})
+    for n in range(4 * ALWAYS_COUNTED_BELOW + 20):
         factories.memory("alice", f"Weekly planning meeting, week {n}")
     budget = factories.memory("alice", "Budget meeting with finance").pk
     gate = query_gate("budget meeting", include_all_domains=True)
@@ -58,7 +59,7 @@ def test_a_word_the_statistics_call_common_is_not_counted(db, recall_config):
         terms = query_terms(eligible, query_lexemes("budget meeting"))
     finally:
         forget_statistics()  # the rolled-back statistics must not outlive this test
-    assert terms.common == {"meet"} and terms.frequencies["meet"] > 11  # 81 holders, estimated
+    assert terms.common == {"meet"} and terms.frequencies["meet"] > 5  # 121 holders, estimated
     assert terms.frequencies["budget"] == 1  # a rare word is counted
     assert lexical_candidates(eligible, terms, 10, with_vectors=True) == [budget]
 
@@ -83,3 +84,32 @@ def test_a_health_query_reads_the_health_full_text_index(db):
         transaction.savepoint_rollback(sid)
     assert "Bitmap Index Scan on memory_fts_health" in plan, plan
     assert found == [(allergy.pk,)]
+
+
+def test_another_users_vocabulary_does_not_change_how_a_users_words_weigh(db, recall_config):
+    """Word rarity is the user's own: another tenant whose every memory holds "coffee" must not turn alice's
+    "coffee" into a stop word, nor change what her search finds and in which order (#29)."""
+    recall_config({"memory_retrieval": {"lexical_max_matches": 20}})
+    for n in range(15):
+        factories.memory("alice", f"Coffee with a colleague, week {n}")
+        factories.memory("alice", f"Read a chapter of the novel, week {n}")
+    question = "coffee with the novel club"
+    eligible = eligible_clause(user_id="alice", session_id=None,
+                               gate=query_gate(question, include_all_domains=True))
+
+    def alices_search():
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
+        forget_statistics()
+        try:
+            terms = query_terms(eligible, query_lexemes(question))
+            return terms, lexical_candidates(eligible, terms, 10, with_vectors=True)
+        finally:
+            forget_statistics()  # the rolled-back statistics must not outlive this test
+
+    alone = alices_search()
+    for n in range(300):
+        factories.memory("bob", f"Coffee order number {n}")
+    beside_bob = alices_search()
+    assert "coffe" in alone[0].informative  # 15 of her 30 memories: under the cap of 20
+    assert beside_bob == alone
