@@ -1,6 +1,7 @@
 """The full-text retriever: any of the question's words, rarest first, and the gated full-text indexes."""
 from django.db import connection, transaction
 
+from memories.retrieval import search_memories
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.lexical import (
@@ -103,7 +104,9 @@ def test_another_users_vocabulary_does_not_change_how_a_users_words_weigh(db, re
         forget_statistics()
         try:
             terms = query_terms(eligible, query_lexemes(question))
-            return terms, lexical_candidates(eligible, terms, 10, with_vectors=True)
+            found = search_memories(user_id="alice", query=question, include_all_domains=True, limit=10)
+            return terms, lexical_candidates(eligible, terms, 10, with_vectors=True), [
+                hit.memory.pk for hit in found.hits]
         finally:
             forget_statistics()  # the rolled-back statistics must not outlive this test
 
@@ -112,4 +115,5 @@ def test_another_users_vocabulary_does_not_change_how_a_users_words_weigh(db, re
         factories.memory("bob", f"Coffee order number {n}")
     beside_bob = alices_search()
     assert "coffe" in alone[0].informative  # 15 of her 30 memories: under the cap of 20
+    assert alone[2]  # the search finds her memories (near-duplicates folded into one)
     assert beside_bob == alone
