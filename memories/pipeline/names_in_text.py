@@ -145,6 +145,11 @@ _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
                    + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2}:? " + _WORD + r"){0,3}")
+# A single word after a determiner ("some Chess", "a fellow Chef", "an Xbox") is a common noun or a product
+# capitalised, nobody's name; an acronym ("a LGBTQ group") or a word rare in English ("a Kvikk") is left to
+# the other rules.
+_COUNTED_BEFORE = re.compile(r"\b(?:a|an|some|any|another|every|each|no|fellow)\s+(?:fellow\s+)?$", re.IGNORECASE)
+COUNTED_WORD_ZIPF = 3.0
 _SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
 # Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
@@ -277,6 +282,9 @@ def name_spans(text: str):
             words = words[1:]
         while words and words[-1] in _SMALL_WORDS:
             words = words[:-1]
+        if (len(words) == 1 and not words[0].isupper() and _COUNTED_BEFORE.search(text[: match.start()])
+                and zipf_frequency(words[0].lower(), "en") >= COUNTED_WORD_ZIPF):
+            continue  # "played some Chess", "a fellow Chef": a thing counted, nobody's name
         written = " ".join(words).strip(" '’-")  # "'Embracing Identity'", "California-"
         name = written.removesuffix("'s").removesuffix("’s")
         if len(name) >= 2 and not any(c.isdigit() for c in name):

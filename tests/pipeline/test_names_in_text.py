@@ -42,6 +42,12 @@ def test_question_words_and_sentence_starters_are_never_names():
     assert kinds(text) == [("Mel", "person")]
 
 
+def test_a_common_noun_capitalised_after_a_determiner_is_nobody():
+    assert kinds("We even played some Chess afterward with Nate.") == [("Nate", "person")]
+    assert kinds("A fellow Chef in the kitchen is always a great help!") == []
+    assert kinds("I bought an Xbox and a LEGO set") == [("LEGO", "thing")]  # an acronym is left to the kinds
+
+
 def test_a_memory_starting_with_its_verb_names_nobody():
     assert kinds("Prefers window seats") == kinds("Likes flat white coffee") == []
     assert kinds("Loves hiking with Sarah") == [("Sarah", "person")]
