@@ -24,11 +24,11 @@ from starlette.responses import JSONResponse
 
 from access.grants import actor_name
 from access.scope import DEFAULT_USER_ID
+from access.throttling import refusal_wait
 from assistants.callers import Caller
 from assistants.mcp_server import recall_mcp_server
 from recall_site.authentication import TokenAuthentication
 from recall_site.config import recall_setting
-from access.throttling import refusal_wait
 
 logger = logging.getLogger(__name__)
 MCP_PATH = "/mcp"

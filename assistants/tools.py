@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from mcp.server.mcpserver.exceptions import ToolError
 from rest_framework.exceptions import ValidationError
 
+from access.scope import UserIdQuerySerializer
 from assistants.callers import Caller
 from forgetting.api.serializers import DeleteFilterSerializer, criteria_from
 from forgetting.criteria import DeleteRequestError, UnknownTargetError
@@ -20,11 +21,13 @@ from memories import services
 from memories.api import search_serializers as search_io
 from memories.api.search import search_validated
 from memories.api.serializers import (
-    MemoryOutputSerializer, ProfileSerializer, ProfileUpdateInputSerializer, RememberInputSerializer,
+    MemoryOutputSerializer,
+    ProfileSerializer,
+    ProfileUpdateInputSerializer,
+    RememberInputSerializer,
 )
 from memories.hydration import startup_digest, turn_retrieval
 from memories.remember import remember_memory
-from access.scope import UserIdQuerySerializer
 from recall_site.api_input import validated
 
 # The session a `remember` belongs to when the assistant names none (forget it with session_ids=["mcp"]).

@@ -7,11 +7,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
 from access.console import console_view
+from access.grants import ACTING_USER_SESSION_KEY, actor_name, can_act_for, console_user_id, granted_user_ids
 from audit.forms import AuditFilterForm, SwitchUserForm
-from audit.models import AuditEvent
 from audit.labels import AuditAction
+from audit.models import AuditEvent
 from audit.services import audit_record
 
 AUDIT_PAGE_SIZE = 50

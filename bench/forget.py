@@ -120,9 +120,9 @@ def main():
     logging.getLogger("recall.request").setLevel(logging.WARNING)  # one access line per request otherwise
     from django.db import connection
 
-    from forgetting.criteria import DeleteCriteria
     from audit.models import AuditEvent
     from entities.models import Entity
+    from forgetting.criteria import DeleteCriteria
     from memories.models import Memory
 
     connection.creation.create_test_db(verbosity=0, keepdb=True)

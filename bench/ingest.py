@@ -158,6 +158,7 @@ def main():
               f"{percentile(latencies, 0.5) * 1000:.1f} ms, p95 {percentile(latencies, 0.95) * 1000:.1f} ms; "
               f"{timer.report()}")
         from django_q.models import OrmQ
+
         from memories.models import Memory
 
         print(f"  memories written: {Memory.objects.count()}, embedding jobs queued (not run): {OrmQ.objects.count()}")

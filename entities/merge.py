@@ -21,7 +21,14 @@ from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.likeness import best_likeness, full_names_conflict, name_tokens
 from entities.models import (
-    Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, EntityReviewKind, Relation,
+    Alias,
+    AliasOrigin,
+    Entity,
+    EntityKind,
+    EntityMention,
+    EntityReview,
+    EntityReviewKind,
+    Relation,
     RelationStatus,
 )
 from entities.names import is_role_phrase, normalize_name

@@ -10,8 +10,8 @@ from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from entities.models import Alias, Entity, EntityMention, Relation, RelationStatus
 from entities.graph import graph_neighbourhood, graph_walk
+from entities.models import Alias, Entity, EntityMention, Relation, RelationStatus
 
 # The memory ↔ entity link table, as the memories app declares it on its side.
 MEMORY_LINKS = Entity.memories.through

@@ -9,7 +9,15 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from entities.models import (
-    Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, EntityReviewKind, Relation, RelationStatus,
+    Alias,
+    AliasOrigin,
+    Entity,
+    EntityKind,
+    EntityMention,
+    EntityReview,
+    EntityReviewKind,
+    Relation,
+    RelationStatus,
     UnresolvedReference,
 )
 from entities.names import normalize_name

@@ -14,8 +14,15 @@ from access.console import console_view, is_htmx
 from entities import selectors
 from entities.contacts import ContactsFormatError, import_contacts
 from entities.curation import CurationError, entity_alias_add, entity_alias_remove, relation_create, relation_delete
-from entities.forms import COMMON_PREDICATES, AliasForm, ContactsImportForm, EntitySearchForm, MergeForm, PairForm, \
-    RelationForm
+from entities.forms import (
+    COMMON_PREDICATES,
+    AliasForm,
+    ContactsImportForm,
+    EntitySearchForm,
+    MergeForm,
+    PairForm,
+    RelationForm,
+)
 from entities.graph_view import neighbourhood_drawing
 from entities.merge import MergeError, entity_merge, merge_dismiss, merge_suggestions
 from entities.models import Entity, EntityKind

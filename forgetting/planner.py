@@ -12,7 +12,14 @@ from django.db.models import Q, TextField, Value
 from django.db.models.functions import Cast, Concat
 
 from entities.models import (
-    Alias, AliasOrigin, Entity, EntityKind, EntityMention, EntityReview, Relation, UnresolvedReference,
+    Alias,
+    AliasOrigin,
+    Entity,
+    EntityKind,
+    EntityMention,
+    EntityReview,
+    Relation,
+    UnresolvedReference,
 )
 from entities.name_forms import entity_terms, name_terms, text_terms
 from entities.names import normalize_name

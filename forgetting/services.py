@@ -12,10 +12,10 @@ from django_q.tasks import async_task
 
 from audit.labels import AuditAction
 from audit.services import audit_record
+from entities.models import Entity
 from forgetting.criteria import DeleteCriteria, reason_category
 from forgetting.planner import deletion_plan
 from forgetting.tasks import vacuum_after_forget
-from entities.models import Entity
 from memories.models import Memory
 from recall_site.config import recall_setting
 from recall_site.locks import retry_on_conflict, user_write_lock

@@ -1,7 +1,13 @@
 from django.contrib import admin
 
 from memories.models import (
-    IngestJob, Memory, MemoryEntity, MemoryHistory, SourceMessage, TurnInjection, UserProfile,
+    IngestJob,
+    Memory,
+    MemoryEntity,
+    MemoryHistory,
+    SourceMessage,
+    TurnInjection,
+    UserProfile,
 )
 
 

@@ -17,17 +17,20 @@ class MemoriesConfig(AppConfig):
     verbose_name = "Memories"
 
     def ready(self):
-        from entities.signals import entity_merging
-        from memories.entity_links import move_memory_links
-        from memories.converters import IngestJobIdConverter
-        from memories.purgers import IngestJobPurger, MemoryPurger
         from django_q.models import Schedule
         from django_q.signals import post_spawn
 
+        from entities.signals import entity_merging
+        from memories.converters import IngestJobIdConverter
+        from memories.entity_links import move_memory_links
+        from memories.purgers import IngestJobPurger, MemoryPurger
         from memories.readiness import warm_up
         from memories.retrieval.semantic import use_session_breadth
         from memories.tasks import (
-            detect_entity_drift, embed_pending_memories, expire_and_purge_memories, resume_ingest_jobs,
+            detect_entity_drift,
+            embed_pending_memories,
+            expire_and_purge_memories,
+            resume_ingest_jobs,
         )
         from recall_site.purging import register
         from recall_site.schedules import every

@@ -10,8 +10,14 @@ from django.utils import timezone
 
 from access.models import UserIdGrant
 from entities.models import AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind
-from entities.services import (alias_add, ambiguity_review_record, entity_create, mentions_record, relation_upsert,
-                               self_entity)
+from entities.services import (
+    alias_add,
+    ambiguity_review_record,
+    entity_create,
+    mentions_record,
+    relation_upsert,
+    self_entity,
+)
 from memories.models import Memory
 from memories.services import memory_create
 

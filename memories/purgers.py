@@ -13,7 +13,14 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import (
-    IngestJob, Memory, MemoryEntity, MemoryHistory, MemorySentence, SessionDialogue, SourceMessage, TurnInjection,
+    IngestJob,
+    Memory,
+    MemoryEntity,
+    MemoryHistory,
+    MemorySentence,
+    SessionDialogue,
+    SourceMessage,
+    TurnInjection,
     UserProfile,
 )
 from memories.tasks import embed_memories

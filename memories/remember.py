@@ -16,7 +16,13 @@ from entities.names import normalize_name
 from memories.models import Memory, MemoryType, Scope, Source
 from memories.pipeline import message_id_for, run_stages
 from memories.pipeline.base import (
-    Candidate, IngestContext, Mention, Message, WorkItem, default_confidence, default_importance,
+    Candidate,
+    IngestContext,
+    Mention,
+    Message,
+    WorkItem,
+    default_confidence,
+    default_importance,
 )
 from memories.pipeline.names_in_text import named_mentions, role_mentions
 

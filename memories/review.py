@@ -8,12 +8,12 @@ from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.services import audit_record
-from memories.drift import drift_rebaseline
 from entities.models import Entity, EntityReview, EntityReviewKind
 from entities.services import entity_create
+from memories.drift import drift_rebaseline
 from memories.entity_links import move_memory_person
 from memories.models import HistoryAction, Memory
-from memories.review_queue import ambiguity_of, ambiguities
+from memories.review_queue import ambiguities, ambiguity_of
 from memories.services import history_record, memory_forget
 from recall_site.config import recall_setting
 

@@ -13,7 +13,14 @@ from audit.services import audit_record
 from memories.decay import half_life_for, memory_freshness
 from memories.expiry import memories_mark_expired
 from memories.models import (
-    EmbeddingStatus, HistoryAction, Memory, MemoryEntity, MemoryHistory, SourceMessage, Status, UserProfile,
+    EmbeddingStatus,
+    HistoryAction,
+    Memory,
+    MemoryEntity,
+    MemoryHistory,
+    SourceMessage,
+    Status,
+    UserProfile,
 )
 from memories.tasks import enqueue_embedding
 from recall_site.config import recall_setting

@@ -15,16 +15,17 @@ Each metric is reported as {"label", "value", "target", "level"} with level ok /
 
 A value is None when there is nothing to measure yet (no regularly mentioned people, no mentions).
 """
-from datetime import date, datetime, time, timedelta, timezone as dt_timezone
+from datetime import date, datetime, time, timedelta
+from datetime import timezone as dt_timezone
 
 from django.db.models import Count
 from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.models import AuditEvent
-from metrics.models import MetricSnapshot
 from entities.models import Entity, EntityKind, EntityMention, UnresolvedReference
 from memories.models import Memory, MemoryEntity, MemoryHistory, MemoryType, Status
+from metrics.models import MetricSnapshot
 from recall_site.config import recall_setting
 
 HARD_DELETE_ACTIONS = (AuditAction.HARD_DELETE, AuditAction.FORGET_MEMORY)

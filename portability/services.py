@@ -15,7 +15,14 @@ from django.db.models import Q
 from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.models import (
-    Alias, Entity, EntityKind, EntityMention, EntityReview, Relation, RelationStatus, UnresolvedReference,
+    Alias,
+    Entity,
+    EntityKind,
+    EntityMention,
+    EntityReview,
+    Relation,
+    RelationStatus,
+    UnresolvedReference,
 )
 from entities.names import normalize_name
 from entities.services import self_entity
@@ -24,7 +31,6 @@ from memories.services import memory_create, profile_get, source_message_record
 from memories.tasks import embedding_jobs_coalesced
 from portability.selectors import MEMORY_FIELDS
 from recall_site.locks import user_write_lock
-
 
 PROFILE_FIELDS = ("name", "preferences", "favorites", "assistant_name")
 

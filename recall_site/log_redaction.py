@@ -50,7 +50,7 @@ def redacted_record(*args, **kwargs) -> logging.LogRecord:
         return _without_traceback_details(record)
     try:
         message = record.getMessage()
-    except Exception:  # a malformed record: leave it for logging's own error report
+    except Exception:  # noqa: BLE001 - a malformed record: leave it for logging's own error report
         return record
     clean = redact_text(message)
     if clean != message:

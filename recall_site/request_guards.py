@@ -20,7 +20,11 @@ import logging
 from django.core.exceptions import RequestDataTooBig
 
 from recall_site.api_errors import (
-    API_PREFIX, DATABASE_DOWN, as_json_error, database_unavailable, error_response,
+    API_PREFIX,
+    DATABASE_DOWN,
+    as_json_error,
+    database_unavailable,
+    error_response,
 )
 from recall_site.config import recall_setting
 

@@ -1,8 +1,8 @@
 """Input and output serializers for the audit-log endpoint."""
 from rest_framework import serializers
 
-from audit.models import AuditEvent
 from access.scope import DEFAULT_USER_ID
+from audit.models import AuditEvent
 
 
 class AuditFilterSerializer(serializers.Serializer):

@@ -2,12 +2,12 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view
 
+from access.scope import scoped_user_id
 from audit import selectors
 from audit.api import serializers as s
+from recall_site.api_input import validated
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from access.scope import scoped_user_id
-from recall_site.api_input import validated
 
 
 @extend_schema(parameters=[s.AuditFilterSerializer],

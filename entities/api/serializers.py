@@ -2,10 +2,9 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from access.scope import DEFAULT_USER_ID
 from entities.models import Alias, Entity, EntityKind, Relation, RelationStatus
 from recall_site.api_fields import ConfiguredIntegerField
-from access.scope import DEFAULT_USER_ID
-
 
 # ------------------------------------------------------------------- inputs
 

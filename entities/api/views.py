@@ -11,6 +11,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from access.grants import actor_name
+from access.scope import scoped_user_id
 from entities import selectors
 from entities.api import serializers as s
 from entities.contacts import ContactsFormatError, import_contacts
@@ -18,10 +19,9 @@ from entities.curation import CurationError, entity_alias_add, entity_alias_remo
 from entities.merge import MergeError, entity_merge
 from entities.models import Entity, Relation
 from entities.resolver import resolve_mention
+from recall_site.api_input import validated
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from access.scope import scoped_user_id
-from recall_site.api_input import validated
 from recall_site.config import recall_setting
 
 

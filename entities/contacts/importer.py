@@ -20,9 +20,9 @@ from django.db import connection, transaction
 from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.contacts.cards import RELATION_LABELS, SKIPPED_CATEGORIES, ContactCard, ContactsFormatError
+from entities.contacts.directory import ContactsDirectory
 from entities.contacts.spreadsheet import read_csv_contacts
 from entities.contacts.vcard import read_vcards
-from entities.contacts.directory import ContactsDirectory
 from entities.likeness import FIRST_NAME_ONLY, best_likeness, full_names_conflict, name_tokens
 from entities.models import Alias, AliasOrigin, Entity, EntityKind, EntityReview, EntityReviewKind, Relation
 from entities.names import normalize_name

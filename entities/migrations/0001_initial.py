@@ -2,10 +2,11 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import entities.models
 import pgvector.django
-from pgvector.django import VectorExtension
 from django.db import migrations, models
+from pgvector.django import VectorExtension
+
+import entities.models
 
 
 class Migration(migrations.Migration):

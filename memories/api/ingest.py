@@ -14,13 +14,13 @@ from rest_framework.response import Response
 from access.grants import actor_name
 from access.scope import DEFAULT_USER_ID, UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories.api.response_schemas import IngestOutputSerializer
+from memories.expiry_preview import ingest_answer
 from memories.ingest_jobs import ingest_job_enqueue, ingest_job_for
 from memories.models import IngestJob, Source
 from memories.pipeline import ingest_dry_run, ingest_messages
-from memories.expiry_preview import ingest_answer
 from recall_site.api_fields import StrictBooleanField, content_field
-from recall_site.api_schema import with_errors
 from recall_site.api_input import validated
+from recall_site.api_schema import with_errors
 
 INGEST_SOURCES = [Source.AUTO_REFLECTION, Source.IMPORT, Source.MANUAL_TOOL]
 MAX_MESSAGES = 500

@@ -5,13 +5,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories.api import response_schemas as out
 from memories.api import search_serializers as s
 from memories.hydration import startup_digest, turn_retrieval
 from memories.retrieval import search_memories
-from recall_site.api_schema import with_errors
-from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from recall_site.api_input import validated
+from recall_site.api_schema import with_errors
 from recall_site.telemetry import SEARCH_SECONDS
 
 

@@ -1,10 +1,10 @@
 """Input and output serializers for search, the startup digest and per-turn retrieval."""
 from rest_framework import serializers
 
+from access.scope import DEFAULT_USER_ID, ScopeSerializer
 from memories.api.serializers import ProfileSerializer
 from memories.models import Domain, MemoryType
 from recall_site.api_fields import ConfiguredIntegerField
-from access.scope import DEFAULT_USER_ID, ScopeSerializer
 
 
 class HintsSerializer(serializers.Serializer):

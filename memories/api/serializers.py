@@ -2,10 +2,10 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from access.scope import DEFAULT_USER_ID
 from entities.api.serializers import EntityRefSerializer
 from memories.models import Domain, Memory, MemoryType, Scope, Source, Status, UserProfile
 from recall_site.api_fields import ConfiguredListField, JSONObjectField, content_field
-from access.scope import DEFAULT_USER_ID
 
 
 class MemoryOutputSerializer(serializers.ModelSerializer):

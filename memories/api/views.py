@@ -1,5 +1,4 @@
 """Memories API: remember_memory, list/get/update, forget_memory, restore, profile, health and readiness."""
-from django.db import connection
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -8,15 +7,15 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from access.grants import actor_name
+from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories import selectors, services
 from memories.api import serializers as s
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.readiness import readiness
 from memories.remember import remember_memory
+from recall_site.api_input import validated
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
-from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
-from recall_site.api_input import validated
 
 
 def _memory_for_request(request, memory_id: int):

@@ -2,8 +2,9 @@
 
 import django.contrib.postgres.fields
 import django.utils.timezone
-import memories.models
 from django.db import migrations, models
+
+import memories.models
 
 
 class Migration(migrations.Migration):

@@ -22,7 +22,13 @@ from django.utils import timezone
 from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.pipeline.base import (
-    IngestContext, Message, Outcome, PipelineTrace, Rejected, TraceEntry, WorkItem,
+    IngestContext,
+    Message,
+    Outcome,
+    PipelineTrace,
+    Rejected,
+    TraceEntry,
+    WorkItem,
 )
 from memories.pipeline.extract import Extract
 from memories.pipeline.infer import Infer

@@ -12,7 +12,14 @@ import urllib.request
 from datetime import datetime
 
 from memories.pipeline.base import (
-    Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
+    Candidate,
+    Mention,
+    Message,
+    RelationSpec,
+    as_said,
+    default_confidence,
+    default_importance,
+    first_person,
 )
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.rules import BIOGRAPHICAL

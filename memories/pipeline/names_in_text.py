@@ -20,8 +20,8 @@ someone's.
 """
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 
 from wordfreq import zipf_frequency

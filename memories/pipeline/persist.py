@@ -12,11 +12,15 @@ policy refused (`policy.py`) is reported, not written.
 from entities.services import relation_supersede_others, relation_upsert
 from memories.models import Memory
 from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
+from memories.review import memory_pin
 from memories.services import (
-    memory_create, memory_expire_on_arrival, memory_reinforce, memory_supersede, pattern_update,
+    memory_create,
+    memory_expire_on_arrival,
+    memory_reinforce,
+    memory_supersede,
+    pattern_update,
     source_message_record,
 )
-from memories.review import memory_pin
 
 # Edges a subject has one of at a time: a new object supersedes the old edge.
 SINGLE_VALUED_PREDICATES = {"lives_in", "works_at"}

@@ -22,8 +22,16 @@ from entities.models import AliasOrigin, EntityKind
 from entities.names import is_role_phrase, normalize_name
 from entities.resolver import DirectMatches, resolve_or_create
 from entities.services import (
-    ROLE_UNNAMED, alias_add, ambiguity_review_record, entity_create, mentions_record, relation_upsert,
-    role_alias_assign, role_phrases_said, self_entity, unresolved_record,
+    ROLE_UNNAMED,
+    alias_add,
+    ambiguity_review_record,
+    entity_create,
+    mentions_record,
+    relation_upsert,
+    role_alias_assign,
+    role_phrases_said,
+    self_entity,
+    unresolved_record,
 )
 from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
 from memories.pipeline.names_in_text import SPOUSE_WORDS

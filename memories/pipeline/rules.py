@@ -24,13 +24,29 @@ person, never the user: "Caroline prefers tea", and her words keep her name.
 import re
 
 from memories.pipeline.base import (
-    Candidate, Mention, Message, RelationSpec, as_said, default_confidence, default_importance, first_person,
+    Candidate,
+    Mention,
+    Message,
+    RelationSpec,
+    as_said,
+    default_confidence,
+    default_importance,
+    first_person,
 )
 from memories.pipeline.dates import resolve_when
 from memories.pipeline.name_answers import CHILD
 from memories.pipeline.names_in_text import (
-    NODE_AT_ONCE_ROLES, ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_mentions, named_org_roles,
-    org_role_mentions, person_statement, role_mentions, same_role_words,
+    NODE_AT_ONCE_ROLES,
+    ORG_ROLE_WORDS,
+    PET_WORDS,
+    ROLE_WORDS,
+    is_name,
+    named_mentions,
+    named_org_roles,
+    org_role_mentions,
+    person_statement,
+    role_mentions,
+    same_role_words,
 )
 from recall_site.config import recall_setting
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from memories.readiness import semantic_state_now
+from memories.retrieval.candidates import find_candidates
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval.candidates import find_candidates
 from memories.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
 from memories.retrieval.lexical import lexical_candidates, query_terms
 from memories.retrieval.ranking import Hit, rank_hits

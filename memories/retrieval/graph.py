@@ -28,9 +28,9 @@ about the question is still found through the person.
 import re
 from dataclasses import dataclass
 
+from entities.graph import graph_walk
 from entities.models import Entity
 from entities.names import normalize_name
-from entities.graph import graph_walk
 from entities.resolver import resolve_mention
 from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting

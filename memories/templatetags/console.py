@@ -7,8 +7,9 @@ from django.utils import dateformat, timezone
 from django.utils.timesince import timesince
 
 from access.grants import console_user_id, granted_user_ids
-from audit.labels import ForgetReason, action_label as _action_label, plural
 from access.models import UserIdGrant
+from audit.labels import ForgetReason, plural
+from audit.labels import action_label as _action_label
 from memories.models import Memory, UserProfile
 from memories.review_queue import review_count
 

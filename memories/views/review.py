@@ -15,7 +15,12 @@ from entities.models import EntityReview
 from memories.forms import BulkReviewForm, MemoryEditForm
 from memories.models import Memory
 from memories.review import (
-    entity_review_resolve, memories_bulk_review, memory_approve, memory_person_choose, memory_pin, memory_reject,
+    entity_review_resolve,
+    memories_bulk_review,
+    memory_approve,
+    memory_person_choose,
+    memory_pin,
+    memory_reject,
 )
 from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
 from memories.selectors import with_source_messages

@@ -2,9 +2,9 @@
 import pytest
 
 from audit.models import AuditEvent
-from entities.graph_view import PREDICATE_FONT, NAME_FONT, neighbourhood_drawing
-from entities.selectors import entity_neighbourhood
+from entities.graph_view import NAME_FONT, PREDICATE_FONT, neighbourhood_drawing
 from entities.models import Relation
+from entities.selectors import entity_neighbourhood
 from tests import factories
 
 

@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from memories.drift import cosine_distance, detect_drift, drift_rebaseline, entity_drift_check, has_drifted
 from entities.models import Entity, EntityReview, Relation
+from memories.drift import cosine_distance, detect_drift, drift_rebaseline, entity_drift_check, has_drifted
 from memories.models import Memory
 from tests import factories
 

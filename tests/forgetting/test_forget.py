@@ -3,12 +3,12 @@ import pytest
 from django.db import DataError
 from django_q.models import OrmQ
 
+from audit.models import AuditEvent
+from entities.graph import graph_walk
+from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
+from entities.resolver import resolve_mention
 from forgetting.criteria import DeleteCriteria, DeleteRequestError, UnknownTargetError
 from forgetting.services import deletion_counts, hard_delete
-from audit.models import AuditEvent
-from entities.models import Alias, Entity, EntityMention, Relation, UnresolvedReference
-from entities.graph import graph_walk
-from entities.resolver import resolve_mention
 from memories.models import Memory, MemoryEntity, MemoryHistory, SessionDialogue, TurnInjection, UserProfile
 from memories.retrieval import search_memories
 from tests import factories

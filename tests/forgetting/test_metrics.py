@@ -1,16 +1,17 @@
 """Memory-quality metrics on small hand-built data with known answers."""
-from datetime import date, datetime, time, timedelta, timezone as dt_timezone
+from datetime import date, datetime, time, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
 
-from metrics.measures import current_metrics, metric_series, snapshot_week, week_start_of
 from audit.models import AuditEvent
-from metrics.models import MetricSnapshot
-from metrics.tasks import snapshot_weekly_metrics
 from entities.models import Entity
 from entities.services import mentions_record, unresolved_record
 from memories.models import MemoryHistory
+from metrics.measures import current_metrics, metric_series, snapshot_week, week_start_of
+from metrics.models import MetricSnapshot
+from metrics.tasks import snapshot_weekly_metrics
 from tests import factories
 from tests.forgetting.conftest import days_ago
 

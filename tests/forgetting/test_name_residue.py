@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from forgetting.criteria import DeleteCriteria
-from forgetting.services import deletion_preview, hard_delete
 from audit.models import AuditEvent
 from entities.models import Entity, EntityMention, Relation
 from entities.resolver import resolve_mention
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import deletion_preview, hard_delete
 from memories.hydration import startup_digest
 from memories.models import Memory
 from memories.remember import remember_memory

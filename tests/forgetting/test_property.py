@@ -1,12 +1,13 @@
 """Property: over small random graphs of two users, a delete never touches the other user's rows
 and leaves no relation or memory link pointing at a removed or tombstoned entity."""
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from forgetting.criteria import DeleteCriteria
-from forgetting.services import hard_delete
 from entities.models import Alias, Entity, EntityMention, Relation
 from entities.services import entity_create, mentions_record, relation_upsert
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import hard_delete
 from memories.models import Memory, MemoryEntity
 from memories.services import memory_create
 

@@ -1,8 +1,8 @@
 """The words a memory came from are kept as its source message, and only while a memory names it: forgetting
 a person, a session or one memory, and the expiry purge, leave none of them behind."""
+from entities.models import Entity
 from forgetting.criteria import DeleteCriteria
 from forgetting.services import deletion_counts, hard_delete
-from entities.models import Entity
 from memories.expiry import purge_expired
 from memories.models import Memory, SourceMessage
 from memories.remember import remember_memory

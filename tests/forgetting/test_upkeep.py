@@ -6,13 +6,13 @@ from django.db import connection
 from django_q.models import Schedule
 
 from audit.models import AuditEvent
-from metrics.models import MetricSnapshot
 from audit.tasks import purge_audit_events
-from metrics.tasks import snapshot_weekly_metrics
 from entities.models import EntityReview
 from memories.models import Memory, MemoryHistory
-from recall_site.schedules import ensure_schedules
 from memories.tasks import detect_entity_drift, expire_and_purge_memories
+from metrics.models import MetricSnapshot
+from metrics.tasks import snapshot_weekly_metrics
+from recall_site.schedules import ensure_schedules
 from tests import factories
 from tests.forgetting.conftest import days_ago
 

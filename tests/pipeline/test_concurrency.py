@@ -5,10 +5,10 @@ import threading
 import pytest
 from django.db import connection
 
-from forgetting.criteria import DeleteCriteria
-from forgetting.services import hard_delete
 from entities.models import Entity
 from entities.services import entity_create
+from forgetting.criteria import DeleteCriteria
+from forgetting.services import hard_delete
 from memories.models import Memory
 from memories.pipeline import ingest_messages
 from memories.remember import remember_memory

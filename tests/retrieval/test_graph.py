@@ -1,8 +1,8 @@
 """entities.graph: the recursive graph walk (hops, both directions, cycles, tombstones, users)."""
 from django.utils import timezone
 
-from entities.models import Entity, Relation
 from entities.graph import graph_neighbourhood, graph_walk
+from entities.models import Entity, Relation
 from tests import factories
 
 

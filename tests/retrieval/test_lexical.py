@@ -5,7 +5,13 @@ from memories.retrieval import search_memories
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
 from memories.retrieval.lexical import (
-    ALWAYS_COUNTED_BELOW, QueryTerms, forget_statistics, lexical_candidates, query_lexemes, query_terms, ranked_matches,
+    ALWAYS_COUNTED_BELOW,
+    QueryTerms,
+    forget_statistics,
+    lexical_candidates,
+    query_lexemes,
+    query_terms,
+    ranked_matches,
 )
 from tests import factories
 

@@ -1,8 +1,8 @@
 """The semantic startup canary and /api/v1/ready: ok, timeout, auth, connection, bypass, disabled."""
 import os
-import time
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest

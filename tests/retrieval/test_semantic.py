@@ -2,9 +2,9 @@
 from django.db import connection
 
 from memories.embedding import embed_query
+from memories.retrieval import search_memories
 from memories.retrieval.eligible import eligible_clause
 from memories.retrieval.gating import query_gate
-from memories.retrieval import search_memories
 from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, usual_breadth, widened_candidates
 from memories.tasks import embed_pending_memories
 from tests import factories

@@ -66,9 +66,8 @@ def test_timestamps_read_back_as_the_aware_datetimes_written(db):
 
     from psycopg.pq import Format
 
-    from recall_site.timestamps import TIMESTAMPTZ
-
     from memories.models import Memory
+    from recall_site.timestamps import TIMESTAMPTZ
     from tests.factories import memory
 
     written = datetime(2026, 3, 29, 1, 30, 15, 123456, tzinfo=timezone(timedelta(hours=2)))

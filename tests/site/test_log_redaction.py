@@ -11,7 +11,6 @@ import pytest
 from django.db import connection, transaction
 
 from recall_site.log_redaction import redact_text
-from tests import factories
 
 SECRETS = ("Zorblatt", "Quennington", "Vexmoor", "Plimwick")
 

@@ -1,5 +1,4 @@
 """API rate limits: per token and per client IP, from Recall's config; 429 with Retry-After and JSON."""
-import pytest
 from rest_framework.test import APIClient
 
 from access.models import RateLimitCount

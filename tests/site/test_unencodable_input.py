@@ -10,9 +10,9 @@ import json
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
+from rest_framework import serializers
 
 from recall_site.api_errors import json_exception_handler
-from rest_framework import serializers
 from tests import factories
 from tests.site.test_bad_input import nothing_written, post_json  # noqa: F401  (fixture)
 
