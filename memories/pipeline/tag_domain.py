@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from memories.domain_classifier import example_centroids, keyword_counts
 from memories.embedding import embed_query, embed_texts
 from memories.pipeline.base import Candidate, Stage, WorkItem
 
@@ -66,18 +66,12 @@ EMOTIONAL = re.compile(
 SENSITIVE_DOMAINS = {"health", "relationship"}
 @functools.cache
 def domain_centroids() -> tuple[list[str], np.ndarray]:
-    examples = yaml.safe_load(EXAMPLES_PATH.read_text())
-    domains = list(examples)
-    centroids = []
-    for domain in domains:
-        vectors = np.array(embed_texts(examples[domain]))
-        mean = vectors.mean(axis=0)
-        centroids.append(mean / np.linalg.norm(mean))
-    return domains, np.array(centroids)
+    """(domains, unit centroids) of the labelled example memories, embedded once per process."""
+    return example_centroids(EXAMPLES_PATH)
 
 
 def keyword_hits(text: str) -> dict[str, int]:
-    return {domain: len(pattern.findall(text)) for domain, pattern in KEYWORDS.items()}
+    return keyword_counts(KEYWORDS, text)
 
 
 def classify_domains(texts: list[str]) -> list[str]:

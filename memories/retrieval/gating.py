@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from memories.domain_classifier import example_centroids, keyword_counts
 from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
 
@@ -58,7 +58,7 @@ class Gate:
 
 def classify_query(query: str, query_vector=None) -> tuple[str, str]:
     """(domain, method). Keyword rules, then nearest centroid when a query vector is given."""
-    counts = {domain: len(pattern.findall(query)) for domain, pattern in _KEYWORD_PATTERNS.items()}
+    counts = keyword_counts(_KEYWORD_PATTERNS, query)
     best = max(counts, key=counts.get)
     if counts[best]:
         return best, "keywords"
@@ -75,15 +75,7 @@ def classify_query(query: str, query_vector=None) -> tuple[str, str]:
 @functools.cache
 def query_domain_centroids() -> tuple[list[str], np.ndarray]:
     """(labels, unit centroids) of the example queries per domain, embedded once per process."""
-    from memories.embedding import embed_texts
-
-    examples = yaml.safe_load(EXAMPLES_PATH.read_text())
-    labels, rows = [], []
-    for label, texts in examples.items():
-        centroid = np.asarray(embed_texts(texts), dtype=np.float32).mean(axis=0)
-        labels.append(label)
-        rows.append(centroid / np.linalg.norm(centroid))
-    return labels, np.vstack(rows)
+    return example_centroids(EXAMPLES_PATH)
 
 
 def wants_all_domains(query: str) -> bool:
