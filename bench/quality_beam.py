@@ -339,7 +339,7 @@ def trace_report(trace: Counter) -> list[str]:
 
 
 def evaluate(args, folders: list[Path]) -> None:
-    from memories.readiness import warm_up
+    from memories.warm_up import warm_up
     from recall_site.config import recall_setting
 
     recall_too = not args.baselines_only

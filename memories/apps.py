@@ -6,7 +6,7 @@ from django.urls import register_converter
 def _warm_up_worker(**_) -> None:
     from django.conf import settings
 
-    from memories.readiness import warm_up
+    from memories.warm_up import warm_up
 
     if settings.WORKER_PROCESS:
         warm_up()
@@ -24,7 +24,6 @@ class MemoriesConfig(AppConfig):
         from memories.converters import IngestJobIdConverter
         from memories.entity_links import move_memory_links
         from memories.purgers import IngestJobPurger, MemoryPurger
-        from memories.readiness import warm_up
         from memories.retrieval.semantic import use_session_breadth
         from memories.tasks import (
             detect_entity_drift,
@@ -32,6 +31,7 @@ class MemoriesConfig(AppConfig):
             expire_and_purge_memories,
             resume_ingest_jobs,
         )
+        from memories.warm_up import warm_up
         from recall_site.purging import register
         from recall_site.schedules import every
         from recall_site.startup import on_serve

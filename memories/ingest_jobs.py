@@ -31,10 +31,8 @@ from memories.expiry_preview import ingest_answer
 from memories.models import IngestJob, IngestJobStatus
 from memories.pipeline import Message, PipelineTrace, ingest_recorded, parse_messages, run_pipeline
 from memories.pipeline.base import CandidateResult, Rejected, TraceEntry
-from memories.tasks import run_ingest_job
 from recall_site.config import recall_setting
 from recall_site.locks import user_queue_turn, user_write_lock
-from recall_site.schedules import task_name
 from recall_site.telemetry import INGEST_JOBS
 
 logger = logging.getLogger(__name__)
@@ -43,6 +41,7 @@ UNFINISHED = (IngestJobStatus.QUEUED, IngestJobStatus.RUNNING)
 FINISHED = (IngestJobStatus.DONE, IngestJobStatus.FAILED)
 # The upkeep leaves younger jobs to the task enqueued with them.
 STALE_AFTER = timedelta(minutes=1)
+RUN_INGEST_JOB_TASK = "memories.tasks.run_ingest_job"  # tests/memories/test_tasks.py checks it is that task
 
 
 def ingest_job_enqueue(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> IngestJob:
@@ -59,7 +58,7 @@ def ingest_job_enqueue(*, user_id: str, session_id: str, source: str, actor: str
 def _enqueue(job_id: int) -> None:
     INGEST_JOBS.labels("queued").inc()
     # it calls ingest_job_run, in the ingest cluster (recall_site/settings.py: RECALL_INGEST_QUEUE)
-    async_task(task_name(run_ingest_job), job_id, cluster=settings.RECALL_INGEST_QUEUE)
+    async_task(RUN_INGEST_JOB_TASK, job_id, cluster=settings.RECALL_INGEST_QUEUE)
 
 
 def ingest_job_for(*, user_id: str, public_id: str) -> IngestJob | None:

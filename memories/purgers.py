@@ -12,6 +12,7 @@ from django.db.models.functions import Cast
 from django_q.models import OrmQ
 
 from entities.models import Entity
+from memories.embedding_jobs import EMBED_MEMORIES_TASK
 from memories.models import (
     IngestJob,
     Memory,
@@ -23,13 +24,11 @@ from memories.models import (
     TurnInjection,
     UserProfile,
 )
-from memories.tasks import embed_memories
 from recall_site.purging import PurgePlan, Purger, id_array, sql_delete
 from recall_site.redaction import REDACTED, mentions_any, sql_word_pattern
-from recall_site.schedules import task_name
 
 # Queued tasks whose first argument is a list of memory ids.
-MEMORY_ID_TASKS = {task_name(embed_memories)}
+MEMORY_ID_TASKS = {EMBED_MEMORIES_TASK}
 
 
 class MemoryPurger(Purger):

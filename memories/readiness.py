@@ -13,7 +13,6 @@ PYPIBOT_SEMANTIC_CANARY_BYPASS=1) skips the canary. The canary runs once per
 process, on the first search or readiness probe; `reset_canary()` makes the
 next check run it again.
 """
-import gc
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -98,24 +97,6 @@ def semantic_status(wait: bool = True) -> dict:
         return {"enabled": True, "ready": False, "reason": "warming"}
     return {"enabled": True, "ready": result.ok, "reason": result.reason,
             "canary_load_ms": round(result.load_ms, 1), "canary_ping_ms": round(result.ping_ms, 1)}
-
-
-def warm_up() -> None:
-    """Load the model, run the canary, embed the query-domain centroids and read the place names before the
-    first search or ingest needs them.
-
-    Then the objects loaded so far leave the garbage collector's generations (gc.freeze): they live
-    as long as the process, and a full collection walking the model's ~480k objects paused whichever
-    request triggered it for ~250 ms.
-    """
-    if semantic_retrieval_ready():
-        from memories.retrieval.gating import query_domain_centroids
-
-        query_domain_centroids()
-    from memories.pipeline.names_in_text import place_names
-
-    place_names()  # the gazetteer, read once: not in the first ingest's time
-    gc.freeze()
 
 
 def semantic_retrieval_ready() -> bool:

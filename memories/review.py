@@ -1,4 +1,4 @@
-"""Review-queue actions: approve, reject, pin/unpin memories; say which person an ambiguous name in a memory
+"""Review-queue actions: approve, reject, pin/unpin memories (services.memory_pin); say which person an ambiguous name in a memory
 means; confirm or dismiss entity questions.
 
 Each action runs in a transaction and writes its audit row (ids only) in the same transaction.
@@ -14,7 +14,7 @@ from memories.drift import drift_rebaseline
 from memories.entity_links import move_memory_person
 from memories.models import HistoryAction, Memory
 from memories.review_queue import ambiguities, ambiguity_of
-from memories.services import history_record, memory_forget
+from memories.services import history_record, memory_forget, memory_pin
 from recall_site.config import recall_setting
 
 BULK_ACTIONS = ("approve", "reject", "pin", "unpin")
@@ -39,18 +39,6 @@ def memory_reject(*, memory: Memory, actor: str) -> dict:
     """Reject a memory from the queue: it is hard-deleted (audited as review_reject, which
     the hard-delete-requests metric does not count: the user did not ask to forget)."""
     return memory_forget(memory=memory, actor=actor, action=AuditAction.REVIEW_REJECT)
-
-
-@transaction.atomic
-def memory_pin(*, memory: Memory, actor: str, pinned: bool = True) -> Memory:
-    """Pin (or unpin) a memory. Pinned, reviewed memories feed the startup digest."""
-    memory.pinned = pinned
-    memory.save(update_fields=["pinned", "updated_at"])
-    history_record(memory, HistoryAction.PINNED if pinned else HistoryAction.UNPINNED)
-    action = AuditAction.MEMORY_PIN if pinned else AuditAction.MEMORY_UNPIN
-    audit_record(actor=actor, action=action, user_id=memory.user_id, target_ids={"memory_ids": [memory.pk]},
-                 counts={"memories": 1})
-    return memory
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ from django.utils import timezone
 from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.decay import half_life_for, memory_freshness
+from memories.embedding_jobs import enqueue_embedding
 from memories.expiry import memories_mark_expired
 from memories.models import (
     EmbeddingStatus,
@@ -22,7 +23,6 @@ from memories.models import (
     Status,
     UserProfile,
 )
-from memories.tasks import enqueue_embedding
 from recall_site.config import recall_setting
 from recall_site.locks import user_write_lock
 from recall_site.purging import PurgePlan, purge
@@ -192,3 +192,15 @@ def memory_expire_on_arrival(memory: Memory) -> bool:
     if memory_freshness(memory, now) >= recall_setting("decay.retrieval_floor"):
         return False
     return bool(memories_mark_expired([memory.pk], now))
+
+
+@transaction.atomic
+def memory_pin(*, memory: Memory, actor: str, pinned: bool = True) -> Memory:
+    """Pin (or unpin) a memory. Pinned, reviewed memories feed the startup digest."""
+    memory.pinned = pinned
+    memory.save(update_fields=["pinned", "updated_at"])
+    history_record(memory, HistoryAction.PINNED if pinned else HistoryAction.UNPINNED)
+    action = AuditAction.MEMORY_PIN if pinned else AuditAction.MEMORY_UNPIN
+    audit_record(actor=actor, action=action, user_id=memory.user_id, target_ids={"memory_ids": [memory.pk]},
+                 counts={"memories": 1})
+    return memory

@@ -26,9 +26,9 @@ from entities.models import (
 )
 from entities.names import normalize_name
 from entities.services import self_entity
+from memories.embedding_jobs import embedding_jobs_coalesced
 from memories.models import Memory, MemoryHistory, SourceMessage
 from memories.services import memory_create, profile_get, source_message_record
-from memories.tasks import embedding_jobs_coalesced
 from portability.selectors import MEMORY_FIELDS
 from recall_site.locks import user_write_lock
 

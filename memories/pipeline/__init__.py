@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.services import audit_record
+from memories.embedding_jobs import embedding_jobs_coalesced
 from memories.pipeline.base import (
     IngestContext,
     Message,
@@ -40,7 +41,6 @@ from memories.pipeline.pre_filter import PreFilter
 from memories.pipeline.reconcile import Reconcile
 from memories.pipeline.resolve_refs import ResolveRefs
 from memories.pipeline.tag_domain import TagDomain
-from memories.tasks import embedding_jobs_coalesced
 from recall_site.locks import retry_on_conflict, user_write_lock
 from recall_site.telemetry import INGEST_MESSAGES
 

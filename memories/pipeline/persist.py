@@ -12,10 +12,10 @@ policy refused (`policy.py`) is reported, not written.
 from entities.services import relation_supersede_others, relation_upsert
 from memories.models import Memory
 from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
-from memories.review import memory_pin
 from memories.services import (
     memory_create,
     memory_expire_on_arrival,
+    memory_pin,
     memory_reinforce,
     memory_supersede,
     pattern_update,

@@ -19,12 +19,11 @@ from memories.review import (
     memories_bulk_review,
     memory_approve,
     memory_person_choose,
-    memory_pin,
     memory_reject,
 )
 from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
 from memories.selectors import with_source_messages
-from memories.services import memory_update
+from memories.services import memory_pin, memory_update
 
 ENTITY_REVIEW_DONE = {
     ("drift", True): "Updated: what Recall knows now is the new baseline for this entity.",

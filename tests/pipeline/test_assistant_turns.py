@@ -1,6 +1,7 @@
 """What the assistant said: kept where it recommends, plans or computes, never as a fact about the user."""
 from memories.models import Memory
-from memories.review import memory_approve, memory_pin
+from memories.review import memory_approve
+from memories.services import memory_pin
 
 URL = "/api/v1/ingest"
 RECOMMENDATION = ("For auth I'd recommend Authlib: it handles OAuth2 and OpenID Connect, and its Flask "

@@ -60,7 +60,7 @@ def test_inline_mode_embedding_failure_keeps_the_row(run, recall_config, monkeyp
     def model_down(*args, **kwargs):
         raise RuntimeError("model unavailable")
 
-    monkeypatch.setattr("memories.tasks.embed_texts", model_down)
+    monkeypatch.setattr("memories.embedding_jobs.embed_texts", model_down)
     with django_capture_on_commit_callbacks(execute=True):
         trace = run("I prefer morning meetings")
     memory = Memory.objects.get(pk=trace.memory_ids[0])

@@ -1,0 +1,105 @@
+"""Embedding jobs: a memory written is embedded after commit (in the background by default, per the
+memory_semantic.* write mode), with its sentences (memories/sentences.py). The task entry points that run
+them are memories/tasks.py's; jobs are enqueued by that name, so this module imports no task module."""
+import logging
+import threading
+from contextlib import contextmanager
+
+from django.db import transaction
+from django_q.tasks import async_task
+
+from memories.embedding import embed_texts
+from memories.models import EmbeddingStatus, Memory, MemorySentence
+from memories.sentences import sentence_texts
+from recall_site.config import recall_setting
+
+logger = logging.getLogger(__name__)
+_coalesced = threading.local()  # .ids: memory ids collected by an open `embedding_jobs_coalesced()` block
+EMBED_MEMORIES_TASK = "memories.tasks.embed_memories"  # tests/memories/test_tasks.py checks it is that task
+
+
+def enqueue_embedding(memory_ids: list[int]) -> None:
+    """After commit, embed these memories per the memory_semantic.* write mode."""
+    if not memory_ids:
+        return
+    semantic = recall_setting("memory_semantic")
+    if not semantic["enabled"]:
+        Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
+        return
+    if semantic["background_embedding_enabled"]:
+        transaction.on_commit(lambda: _enqueue_background(list(memory_ids)))
+    elif semantic["inline_embedding_on_write_when_background_disabled"]:
+        transaction.on_commit(lambda: embed_memories(list(memory_ids)))
+    else:
+        Memory.objects.filter(pk__in=memory_ids).update(embedding_status=EmbeddingStatus.DISABLED)
+
+
+def _enqueue_background(memory_ids: list[int]) -> None:
+    collected = getattr(_coalesced, "ids", None)
+    if collected is not None:
+        collected.extend(memory_ids)
+    else:
+        async_task(EMBED_MEMORIES_TASK, memory_ids)
+
+
+@contextmanager
+def embedding_jobs_coalesced():
+    """Background embedding jobs of writes committed inside this block become one job, enqueued at its end.
+
+    Writes committed after the block (under an outer transaction) enqueue their own job as usual.
+    """
+    if getattr(_coalesced, "ids", None) is not None:  # an enclosing block collects them
+        yield
+        return
+    _coalesced.ids = []
+    try:
+        yield
+    finally:
+        memory_ids, _coalesced.ids = _coalesced.ids, None
+        if memory_ids:
+            async_task(EMBED_MEMORIES_TASK, memory_ids)
+
+
+def embed_memories(memory_ids: list[int]) -> int:
+    """Embed the given memories that still need it, each with its sentences (memories/sentences.py).
+    Fail-open: errors mark the row, never lose it."""
+    rows = list(
+        Memory.objects.filter(pk__in=memory_ids)
+        .exclude(embedding_status=EmbeddingStatus.READY)
+        .values_list("pk", "user_id", "content")
+    )
+    if not rows:
+        return 0
+    split = recall_setting("memory_semantic.sentence_vectors")
+    sentences = [sentence_texts(content) if split else [] for _, _, content in rows]
+    texts = [content for _, _, content in rows] + [text for texts in sentences for text in texts]
+    try:
+        vectors = embed_texts(texts, recall_setting("memory_semantic.embedding_batch_size"))
+    except Exception:  # noqa: BLE001 - any model failure must leave the rows stored
+        logger.exception("embedding failed for %d memories", len(rows))
+        Memory.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(embedding_status=EmbeddingStatus.ERROR)
+        return 0
+    done, sentence_vectors = 0, iter(vectors[len(rows):])
+    for (pk, user_id, content), vector, texts in zip(rows, vectors, sentences):
+        own = [next(sentence_vectors) for _ in texts]
+        with transaction.atomic():
+            # Only store if the content is unchanged since it was read (an edit re-enqueues).
+            stored = Memory.objects.filter(pk=pk, content=content).update(
+                embedding=vector, embedding_status=EmbeddingStatus.READY)
+            if stored and own:  # an edit deleted the old text's sentences already; this replaces a rerun's
+                MemorySentence.objects.filter(memory_id=pk).delete()
+                MemorySentence.objects.bulk_create(
+                    MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
+        done += stored
+    return done
+
+
+def embed_pending_memories(limit: int = 512) -> int:
+    """Scheduled: embed pending and errored memories in batches (the retry path)."""
+    if not recall_setting("memory_semantic.enabled"):
+        return 0
+    ids = list(
+        Memory.objects.filter(embedding_status__in=[EmbeddingStatus.PENDING, EmbeddingStatus.ERROR])
+        .order_by("pk").values_list("pk", flat=True)[:limit]
+    )
+    return embed_memories(ids)
