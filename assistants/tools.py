@@ -18,17 +18,17 @@ from forgetting.api.serializers import DeleteFilterSerializer, criteria_from
 from forgetting.criteria import DeleteRequestError, UnknownTargetError
 from forgetting.services import deletion_preview, hard_delete
 from memories import services
-from memories.api import search_serializers as search_io
-from memories.api.search import search_validated
 from memories.api.serializers import (
     MemoryOutputSerializer,
     ProfileSerializer,
     ProfileUpdateInputSerializer,
     RememberInputSerializer,
 )
-from memories.hydration import startup_digest, turn_retrieval
 from memories.remember import remember_memory
 from recall_site.api_input import validated
+from search.api import serializers as search_io
+from search.api.search import search_validated
+from search.hydration import startup_digest, turn_retrieval
 
 # The session a `remember` belongs to when the assistant names none (forget it with session_ids=["mcp"]).
 DEFAULT_SESSION_ID = "mcp"

@@ -301,15 +301,15 @@ def latency_figures(timings: list[float]) -> dict:
 
 def explain_plans(size: int | str, user: str = USER_ID) -> dict:
     """EXPLAIN ANALYZE the lexical candidate query and the statement that fetches the semantic and graph
-    candidates (memories.retrieval.candidates) exactly as a search builds them."""
+    candidates (search.retrieval.candidates) exactly as a search builds them."""
     from django.db import connection
 
     from memories.embedding import embed_query
-    from memories.retrieval import search_memories
-    from memories.retrieval.eligible import eligible_clause
-    from memories.retrieval.gating import query_gate
-    from memories.retrieval.lexical import query_lexemes, query_terms, ranked_matches
-    from memories.retrieval.semantic import nearest_rows
+    from search.retrieval import search_memories
+    from search.retrieval.eligible import eligible_clause
+    from search.retrieval.gating import query_gate
+    from search.retrieval.lexical import query_lexemes, query_terms, ranked_matches
+    from search.retrieval.semantic import nearest_rows
 
     query = "lunch with Sarah at a cafe"
     vector = embed_query(query)
@@ -338,7 +338,7 @@ def explain_plans(size: int | str, user: str = USER_ID) -> dict:
 
 def run_size(size: int, served: bool = False, soak_seconds: float = 0) -> None:
     from memories.readiness import semantic_status
-    from memories.warm_up import warm_up
+    from search.warm_up import warm_up
 
     use_bench_database(size)
     load_corpus(size)
@@ -684,7 +684,7 @@ def latency_table(title: str, client, user: str) -> None:
 def run_million(scale: float = 1.0, index_memory: str = "5GB") -> None:
     """2M memories in one table: latency for `bench` (1M at scale 1) and for bench-0 (100k) beside it."""
     from memories.readiness import semantic_status
-    from memories.warm_up import warm_up
+    from search.warm_up import warm_up
 
     label = million_label(scale)
     use_bench_database(label)

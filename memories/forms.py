@@ -45,7 +45,7 @@ class MemoryFilterForm(forms.Form):
     status = forms.ChoiceField(required=False, choices=ANY + Status.choices)
     session = forms.CharField(required=False, max_length=128)
     pinned = forms.ChoiceField(required=False, choices=ANY + [("yes", "Pinned"), ("no", "Not pinned")])
-    # Off: a search reads the domains its question belongs to, as the API does (memories.retrieval.gating).
+    # Off: a search reads the domains its question belongs to, as the API does (search.retrieval.gating).
     all_domains = forms.BooleanField(required=False, label="All domains")
 
     def list_filters(self) -> dict:

@@ -30,7 +30,7 @@ class Domain(models.TextChoices):
     SCHEDULING = "scheduling", "Scheduling"
 
 
-# The memory domains a query of each domain may read (README, "Search"; memories.retrieval.gating applies it).
+# The memory domains a query of each domain may read (README, "Search"; search.retrieval.gating applies it).
 ALLOWED_DOMAINS = {
     "professional": [Domain.PROFESSIONAL, Domain.SCHEDULING],
     "personal": [Domain.PERSONAL, Domain.PROFESSIONAL, Domain.SCHEDULING],

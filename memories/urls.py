@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from memories.views import browse, profile, review
+from memories.views import review
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
@@ -16,8 +16,4 @@ urlpatterns = [
     path("review/memory/<int:pk>/edit/", review.review_edit, name="review-edit"),
     path("review/memory/<int:pk>/person/", review.review_choose_person, name="review-choose-person"),
     path("review/entity/<int:pk>/", review.entity_review_answer, name="entity-review-answer"),
-    path("memories/", browse.memory_browser, name="memories"),
-    path("memories/<int:pk>/", browse.memory_detail, name="memory-detail"),
-    path("memories/<int:pk>/restore/", browse.memory_restore_view, name="memory-restore"),
-    path("profile/", profile.profile, name="profile"),
 ]

@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "audit",
     "entities",
     "memories",
+    "search",
     "forgetting",
     "metrics",
     "portability",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", throttle_classes=[]), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", throttle_classes=[]), name="api-redoc"),
     path("api/v1/", include("memories.api.urls")),
+    path("api/v1/", include("search.api.urls")),
     path("api/v1/", include("entities.api.urls")),
     path("api/v1/", include("audit.api.urls")),
     path("api/v1/", include("forgetting.api.urls")),
@@ -25,6 +26,7 @@ urlpatterns = [
     path("", include("metrics.urls")),
     path("", include("portability.urls")),
     path("", include("memories.urls")),
+    path("", include("search.urls")),
 ]
 
 handler400 = "recall_site.api_errors.bad_request"

@@ -13,5 +13,4 @@ urlpatterns = [
     path("health", views.health_view, name="api-health"),
     path("ready", views.ready_view, name="api-ready"),
     path("", include("memories.api.ingest_urls")),
-    path("", include("memories.api.search_urls")),
 ]

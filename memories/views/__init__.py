@@ -1,1 +1,1 @@
-"""Console pages for memories: dashboard, review queue, memory browser, profile."""
+"""Console pages for memories: the review queue."""

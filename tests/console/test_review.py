@@ -3,8 +3,8 @@ import pytest
 
 from audit.models import AuditEvent
 from entities.models import EntityReview
-from memories.hydration import startup_digest
 from memories.models import Memory
+from search.hydration import startup_digest
 from tests import factories
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

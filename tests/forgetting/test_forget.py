@@ -10,7 +10,7 @@ from entities.resolver import resolve_mention
 from forgetting.criteria import DeleteCriteria, DeleteRequestError, UnknownTargetError
 from forgetting.services import deletion_counts, hard_delete
 from memories.models import Memory, MemoryEntity, MemoryHistory, SessionDialogue, TurnInjection, UserProfile
-from memories.retrieval import search_memories
+from search.retrieval import search_memories
 from tests import factories
 from tests.forgetting.conftest import queue_embedding_task, residue
 

@@ -1,10 +1,10 @@
 """The full-text retriever: any of the question's words, rarest first, and the gated full-text indexes."""
 from django.db import connection, transaction
 
-from memories.retrieval import search_memories
-from memories.retrieval.eligible import eligible_clause
-from memories.retrieval.gating import query_gate
-from memories.retrieval.lexical import (
+from search.retrieval import search_memories
+from search.retrieval.eligible import eligible_clause
+from search.retrieval.gating import query_gate
+from search.retrieval.lexical import (
     ALWAYS_COUNTED_BELOW,
     QueryTerms,
     forget_statistics,

@@ -5,8 +5,8 @@ from django.utils import timezone
 
 from entities.models import EntityKind
 from entities.services import alias_add
-from memories.retrieval.graph import NAMES_SQL
-from memories.retrieval.words import query_words
+from search.retrieval.graph import NAMES_SQL
+from search.retrieval.words import query_words
 from tests import factories
 
 
@@ -31,7 +31,7 @@ def test_the_query_words_statement_resolves_named_mentions_as_the_resolver_alone
     """Mentions named exactly, by alias or by first name, and a hint: the direct matches read with the query's
     words give each the resolution the resolver reaches with its own queries."""
     from entities.resolver import resolve_mention
-    from memories.retrieval.graph import resolve_entities
+    from search.retrieval.graph import resolve_entities
 
     sarah = factories.person("alice", "Sarah Chen")
     tom = factories.person("alice", "Tom Baker")

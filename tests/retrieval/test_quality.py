@@ -11,8 +11,8 @@ import yaml
 from django.utils import timezone
 
 from entities.services import alias_add, entity_create, relation_upsert, self_entity
-from memories.retrieval import search_memories
 from memories.tasks import embed_pending_memories
+from search.retrieval import search_memories
 from tests import factories
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "retrieval" / "quality.yaml"

@@ -132,8 +132,8 @@ def test_semantic_disabled_still_searches_text_and_graph(alice_api, recall_confi
 def test_warm_up_embeds_the_query_centroids_and_takes_startup_objects_out_of_the_collector():
     import gc
 
-    from memories.retrieval.gating import query_domain_centroids
-    from memories.warm_up import warm_up
+    from search.retrieval.gating import query_domain_centroids
+    from search.warm_up import warm_up
 
     query_domain_centroids.cache_clear()
     try:
@@ -150,7 +150,7 @@ def test_a_worker_process_warms_up_when_it_spawns(settings):
 
     from django_q.signals import post_spawn
 
-    from memories.retrieval.gating import query_domain_centroids
+    from search.retrieval.gating import query_domain_centroids
 
     query_domain_centroids.cache_clear()
     post_spawn.send(sender="django_q", proc_name="Process-1")  # a sync cluster's task, in this process
@@ -166,7 +166,7 @@ def test_a_worker_process_warms_up_when_it_spawns(settings):
 
 def test_a_search_during_the_start_up_warm_up_runs_on_text_and_graph_without_waiting(db, monkeypatch, recall_config):
     from memories import readiness
-    from memories.retrieval import search_memories
+    from search.retrieval import search_memories
 
     factories.memory(content="prefers window seats on long flights")
     recall_config({"memory_semantic": {"startup_canary_bypass": False}})

@@ -1,7 +1,7 @@
 """Review semantics: confident auto memories are searchable while they wait; doubtful ones and the digest wait."""
-from memories.hydration import startup_digest
 from memories.pipeline.base import Candidate, IngestContext
 from memories.pipeline.policy import apply_auto_memory_policy
+from search.hydration import startup_digest
 
 
 def search(api, query):

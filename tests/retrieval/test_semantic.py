@@ -2,11 +2,11 @@
 from django.db import connection
 
 from memories.embedding import embed_query
-from memories.retrieval import search_memories
-from memories.retrieval.eligible import eligible_clause
-from memories.retrieval.gating import query_gate
-from memories.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, usual_breadth, widened_candidates
 from memories.tasks import embed_pending_memories
+from search.retrieval import search_memories
+from search.retrieval.eligible import eligible_clause
+from search.retrieval.gating import query_gate
+from search.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, usual_breadth, widened_candidates
 from tests import factories
 
 
@@ -84,7 +84,7 @@ def test_every_connection_starts_with_the_usual_hnsw_breadth(db):
 
 
 def test_a_vector_written_as_text_reads_back_as_the_same_float32_vector(db):
-    from memories.retrieval.semantic import vector_literal
+    from search.retrieval.semantic import vector_literal
 
     row = factories.memory("alice", "Drinks a flat white every morning")
     embed_pending_memories()

@@ -1,9 +1,9 @@
 """A long memory is found by the one sentence that answers the question (memories/sentences.py)."""
 from memories.models import Memory, MemorySentence
-from memories.retrieval import search_memories
 from memories.sentences import sentence_texts
 from memories.services import memory_forget, memory_update
 from memories.tasks import embed_memories, embed_pending_memories
+from search.retrieval import search_memories
 from tests import factories
 
 CATCH_UP = ("Anna: Hey Ben, so good to hear from you! The weekend was a blur of errands and laundry. "

@@ -4,8 +4,8 @@ from django.shortcuts import redirect, render
 
 from access.console import console_view
 from memories.forms import ProfileForm
-from memories.hydration import startup_digest
 from memories.services import profile_get, profile_update
+from search.hydration import startup_digest
 
 
 @console_view

@@ -19,12 +19,12 @@ from datetime import datetime, timedelta
 
 from entities.models import EntityKind
 from memories.models import SAID_BY_ASSISTANT, MemoryType
-from memories.retrieval.eligible import Eligible
-from memories.retrieval.graph import GraphFound, graph_pool
-from memories.retrieval.lexical import weighted_match
-from memories.retrieval.ranking import Candidate
-from memories.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
 from recall_site.config import recall_setting
+from search.retrieval.eligible import Eligible
+from search.retrieval.graph import GraphFound, graph_pool
+from search.retrieval.lexical import weighted_match
+from search.retrieval.ranking import Candidate
+from search.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
 
 # The ranking columns of a candidate (ranking.Candidate); an event tagged with a person not mentioned
 # since the cutoff (never mentioned: created before it) decays faster (memories.decay). The time comes

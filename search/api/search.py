@@ -7,12 +7,12 @@ from rest_framework.response import Response
 
 from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories.api import response_schemas as out
-from memories.api import search_serializers as s
-from memories.hydration import startup_digest, turn_retrieval
-from memories.retrieval import search_memories
 from recall_site.api_input import validated
 from recall_site.api_schema import with_errors
 from recall_site.telemetry import SEARCH_SECONDS
+from search.api import serializers as s
+from search.hydration import startup_digest, turn_retrieval
+from search.retrieval import search_memories
 
 
 @extend_schema(request=s.SearchInputSerializer, responses=with_errors({200: out.SearchOutputSerializer}, 400))

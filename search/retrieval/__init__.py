@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from memories.readiness import semantic_state_now
-from memories.retrieval.candidates import find_candidates
-from memories.retrieval.eligible import eligible_clause
-from memories.retrieval.gating import query_gate
-from memories.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
-from memories.retrieval.lexical import lexical_candidates, query_terms
-from memories.retrieval.ranking import Hit, rank_hits
-from memories.retrieval.semantic import vector_literal
-from memories.retrieval.words import query_words
 from recall_site.config import recall_setting
+from search.retrieval.candidates import find_candidates
+from search.retrieval.eligible import eligible_clause
+from search.retrieval.gating import query_gate
+from search.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
+from search.retrieval.lexical import lexical_candidates, query_terms
+from search.retrieval.ranking import Hit, rank_hits
+from search.retrieval.semantic import vector_literal
+from search.retrieval.words import query_words
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ themselves take a fraction of that once the indexes answer them.
 from dataclasses import dataclass
 
 from memories.models import SEARCHABLE_REVIEW_REASONS, Scope, Status
-from memories.retrieval.gating import Gate
+from search.retrieval.gating import Gate
 
 
 @dataclass(frozen=True)

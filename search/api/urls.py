@@ -1,7 +1,7 @@
 """Routes for retrieval: /api/v1/search, /api/v1/hydrate, /api/v1/turn."""
 from django.urls import path
 
-from memories.api import search
+from search.api import search
 
 urlpatterns = [
     path("search", search.search_view, name="api-search"),

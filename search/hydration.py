@@ -15,10 +15,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories.models import SAID_BY_ASSISTANT, Memory, Scope, TurnInjection, UserProfile
-from memories.retrieval import Hit, search_memories
-from memories.retrieval.ranking import attach_linked_entities
 from memories.services import profile_get
 from recall_site.config import recall_setting
+from search.retrieval import Hit, search_memories
+from search.retrieval.ranking import attach_linked_entities
 
 _NOT_WORD = re.compile(r"[^\w\s']+")
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
-from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
+from search.retrieval.eligible import Eligible
 
 MAX_LEXEMES = 12
 

@@ -15,8 +15,8 @@ from django.db import connection
 
 from entities.models import EntityKind
 from entities.resolver import DirectMatches
-from memories.retrieval.graph import NAMES_SQL, query_phrases
-from memories.retrieval.lexical import LEXEMES_SQL, MAX_LEXEMES
+from search.retrieval.graph import NAMES_SQL, query_phrases
+from search.retrieval.lexical import LEXEMES_SQL, MAX_LEXEMES
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from entities.graph import graph_walk
 from entities.models import Entity
 from entities.names import normalize_name
 from entities.resolver import resolve_mention
-from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
+from search.retrieval.eligible import Eligible
 
 MAX_NGRAM = 4
 _WORD = re.compile(r"[\w'’.-]+")

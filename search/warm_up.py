@@ -4,7 +4,7 @@ import gc
 
 from memories.pipeline.names_in_text import place_names
 from memories.readiness import semantic_retrieval_ready
-from memories.retrieval.gating import query_domain_centroids
+from search.retrieval.gating import query_domain_centroids
 
 
 def warm_up() -> None:

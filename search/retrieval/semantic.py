@@ -23,8 +23,8 @@ breadth (a widened scan, a test's override) sets it in a transaction.
 """
 from django.db import connection, transaction
 
-from memories.retrieval.eligible import Eligible
 from recall_site.config import recall_setting
+from search.retrieval.eligible import Eligible
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 
