@@ -17,6 +17,7 @@ from assistants.callers import Caller
 from forgetting.api.serializers import DeleteFilterSerializer, criteria_from
 from forgetting.criteria import DeleteRequestError, UnknownTargetError
 from forgetting.services import deletion_preview, hard_delete
+from ingest.remember import remember_memory
 from memories import services
 from memories.api.serializers import (
     MemoryOutputSerializer,
@@ -24,7 +25,6 @@ from memories.api.serializers import (
     ProfileUpdateInputSerializer,
     RememberInputSerializer,
 )
-from memories.remember import remember_memory
 from recall_site.api_input import validated
 from search.api import serializers as search_io
 from search.api.search import search_validated

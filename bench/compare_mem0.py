@@ -166,7 +166,7 @@ def mem0_system(provider: str, size: int) -> System:
 
 def recall_system(size: int) -> System:
     """Recall's hybrid search over the API, set up as bench/search.py does for its hybrid mode."""
-    from search.warm_up import warm_up
+    from recall_site.startup import warm_up
 
     recall_bench.use_bench_database(size)
     recall_bench.load_corpus(size)
@@ -246,7 +246,7 @@ def run_size(size: int, with_qdrant: bool) -> None:
     systems = [recall_system(size), mem0_system("faiss", size)]
     if with_qdrant:
         systems.append(mem0_system("qdrant", size))
-    # What Recall's web process does after its warm-up (search.warm_up.warm_up), for everything loaded
+    # What Recall's web process does after its warm-up (recall_site.startup.warm_up), for everything loaded
     # here: mem0's stores hold ~1M Python objects, and a full collection walking them paused whichever
     # system's search triggered it for 100-150 ms.
     gc.collect()

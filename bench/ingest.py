@@ -74,7 +74,7 @@ class ModelTimer:
     """Counts tag_domain's model calls (text without domain keywords) and the time they take."""
 
     def __init__(self):
-        from memories.pipeline import tag_domain
+        from ingest.pipeline import tag_domain
 
         self.calls, self.seconds = 0, 0.0
         tag_domain.embed_texts = self.timed(tag_domain.embed_texts)
@@ -96,7 +96,7 @@ class ModelTimer:
 
 
 def run(rows, *, user_id: str, per_call: int):
-    from memories.pipeline import Message, run_pipeline
+    from ingest.pipeline import Message, run_pipeline
 
     latencies, outcomes = [], {}
     started = time.perf_counter()
@@ -142,7 +142,7 @@ def main():
     torch.set_num_threads(1)  # one intra-op thread: on 2 shared cores more threads only contend
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
-        from memories.pipeline.tag_domain import domain_centroids
+        from ingest.pipeline.tag_domain import domain_centroids
 
         domain_centroids()  # load the model and embed the centroids once, outside the timing
         timer = ModelTimer()

@@ -340,7 +340,7 @@ def trace_report(trace: Counter) -> list[str]:
 
 def evaluate(args, folders: list[Path]) -> None:
     from recall_site.config import recall_setting
-    from search.warm_up import warm_up
+    from recall_site.startup import warm_up
 
     recall_too = not args.baselines_only
     systems = SYSTEMS if recall_too else SYSTEMS[1:]

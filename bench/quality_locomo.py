@@ -159,7 +159,7 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
 def evaluate(conversations: list[dict], *, reuse: bool, batch: int = BATCH, questions_too: bool = True,
              graph_details_too: bool = False) -> None:
     from graph_quality import graph_details, graph_scores, graph_snapshot, load_labels, ratios
-    from search.warm_up import warm_up
+    from recall_site.startup import warm_up
 
     now = datetime.now(timezone.utc)
     user_ids = [f"locomo-{index}" for index in range(len(conversations))]

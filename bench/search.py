@@ -338,7 +338,7 @@ def explain_plans(size: int | str, user: str = USER_ID) -> dict:
 
 def run_size(size: int, served: bool = False, soak_seconds: float = 0) -> None:
     from memories.readiness import semantic_status
-    from search.warm_up import warm_up
+    from recall_site.startup import warm_up
 
     use_bench_database(size)
     load_corpus(size)
@@ -684,7 +684,7 @@ def latency_table(title: str, client, user: str) -> None:
 def run_million(scale: float = 1.0, index_memory: str = "5GB") -> None:
     """2M memories in one table: latency for `bench` (1M at scale 1) and for bench-0 (100k) beside it."""
     from memories.readiness import semantic_status
-    from search.warm_up import warm_up
+    from recall_site.startup import warm_up
 
     label = million_label(scale)
     use_bench_database(label)

@@ -18,7 +18,6 @@ class MemoriesConfig(AppConfig):
             detect_entity_drift,
             embed_pending_memories,
             expire_and_purge_memories,
-            resume_ingest_jobs,
         )
         from recall_site.purging import register
         from recall_site.schedules import every
@@ -30,7 +29,6 @@ class MemoriesConfig(AppConfig):
         every("embed pending memories", embed_pending_memories, Schedule.MINUTES, 1)
         every("expire and purge memories", expire_and_purge_memories, Schedule.DAILY)
         every("detect entity drift", detect_entity_drift, Schedule.DAILY)
-        every("resume background ingests", resume_ingest_jobs, Schedule.MINUTES, 1)
         entity_merging.connect(move_memory_links, dispatch_uid="recall-memory-links-follow-merge")
 
         connection_created.connect(use_c_timestamp_loader, dispatch_uid="recall-c-timestamp-loader")

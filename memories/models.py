@@ -277,7 +277,7 @@ class SourceMessage(models.Model):
 
 
 class SessionDialogue(models.Model):
-    """The last message ingested into a session, as pre_filter reads the next one (memories/pipeline/dialogue.py):
+    """The last message ingested into a session, as pre_filter reads the next one (ingest/pipeline/dialogue.py):
     a digest of who said it (role and speaker), whether it asked something, and when; none of its words. A
     forget drops the rows of its sessions, and all of the user's when it forgets a person (she may have
     been a speaker)."""
@@ -336,7 +336,7 @@ class IngestJobStatus(models.TextChoices):
 
 class IngestJob(models.Model):
     """An ingest sent with "wait": false: its messages, kept until a worker has run them through the pipeline
-    (memories/ingest_jobs.py), then its trace, readable at /api/v1/ingest/<public_id> until
+    (ingest/jobs.py), then its trace, readable at /api/v1/ingest/<public_id> until
     `ingest_jobs.retention_days` after it finished.
 
     `messages` are the parsed messages (speaker split off, timestamp and id filled in at arrival), emptied once

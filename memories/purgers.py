@@ -71,7 +71,7 @@ class MemoryPurger(Purger):
 
 
 class IngestJobPurger(Purger):
-    """Background ingest jobs (memories/ingest_jobs.py), queued, running or done: those of a forgotten session
+    """Background ingest jobs (ingest/jobs.py), queued, running or done: those of a forgotten session
     and those whose waiting words or trace name a forgotten person go (a running one stops writing at its next
     message); a forgotten memory's content is scrubbed from the traces of the jobs that wrote it."""
     models = (IngestJob,)

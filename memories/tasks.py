@@ -1,10 +1,9 @@
 """Background work (django-q2): the task entry points, by these names in queued jobs and schedules —
-embedding (memories/embedding_jobs.py), background ingests (memories/ingest_jobs.py), expiry and purge,
+embedding (memories/embedding_jobs.py), background ingests (ingest/jobs.py), expiry and purge,
 drift detection. Tasks take ids, are idempotent and safe to run twice at once."""
 from memories import embedding_jobs
 from memories.drift import detect_drift
 from memories.expiry import expire_memories, purge_expired
-from memories.ingest_jobs import ingest_job_run, ingest_jobs_upkeep
 
 
 def embed_memories(memory_ids: list[int]) -> int:
@@ -15,17 +14,6 @@ def embed_memories(memory_ids: list[int]) -> int:
 def embed_pending_memories(limit: int = 512) -> int:
     """Scheduled: embed pending and errored memories in batches (the retry path)."""
     return embedding_jobs.embed_pending_memories(limit)
-
-
-def run_ingest_job(job_id: int) -> int:
-    """Run the background ingests ("wait": false) of this job's user, oldest first (memories/ingest_jobs.py)."""
-    return ingest_job_run(job_id)
-
-
-def resume_ingest_jobs() -> dict:
-    """Every minute: run the background ingests left waiting (a lost task, a dead worker) and delete finished
-    jobs past `ingest_jobs.retention_days`."""
-    return ingest_jobs_upkeep()
 
 
 def expire_and_purge_memories() -> dict:

@@ -34,7 +34,7 @@ def load_config(environ=None) -> dict:
     return config
 
 
-# Keys that name one of a few things (their registries live in the apps: memories/pipeline/extract.py).
+# Keys that name one of a few things (their registries live in the apps: ingest/pipeline/extract.py).
 CHOICES = {("memory", "extractor"): ("rules", "llm")}
 
 

@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "audit",
     "entities",
     "memories",
+    "ingest",
     "search",
     "forgetting",
     "metrics",

@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", throttle_classes=[]), name="api-redoc"),
     path("api/v1/", include("memories.api.urls")),
     path("api/v1/", include("search.api.urls")),
+    path("api/v1/", include("ingest.api.urls")),
     path("api/v1/", include("entities.api.urls")),
     path("api/v1/", include("audit.api.urls")),
     path("api/v1/", include("forgetting.api.urls")),

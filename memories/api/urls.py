@@ -1,9 +1,8 @@
-from django.urls import include, path
+from django.urls import path
 
 from memories.api import views
 
 urlpatterns = [
-    path("remember_memory", views.remember_memory_view, name="api-remember-memory"),
     path("memories", views.memory_list_view, name="api-memory-list"),
     path("memories/<int:memory_id>", views.memory_detail_view, name="api-memory-detail"),
     path("memories/<int:memory_id>/restore", views.memory_restore_view, name="api-memory-restore"),
@@ -12,5 +11,4 @@ urlpatterns = [
     path("update_user_profile", views.update_user_profile_view, name="api-update-user-profile"),
     path("health", views.health_view, name="api-health"),
     path("ready", views.ready_view, name="api-ready"),
-    path("", include("memories.api.ingest_urls")),
 ]

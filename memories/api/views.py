@@ -1,4 +1,4 @@
-"""Memories API: remember_memory, list/get/update, forget_memory, restore, profile, health and readiness."""
+"""Memories API: list/get/update, forget_memory, restore, profile, health and readiness."""
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -12,7 +12,6 @@ from memories import selectors, services
 from memories.api import serializers as s
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.readiness import readiness
-from memories.remember import remember_memory
 from recall_site.api_input import validated
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
@@ -21,15 +20,6 @@ from recall_site.api_schema import with_errors
 def _memory_for_request(request, memory_id: int):
     """404 for ids outside the account's user ids: no existence leak."""
     return get_object_or_404(selectors.memories_visible_to(request.user), pk=memory_id)
-
-
-@extend_schema(request=s.RememberInputSerializer, responses=with_errors({201: s.MemoryOutputSerializer}, 400))
-@api_view(["POST"])
-def remember_memory_view(request):
-    data = validated(s.RememberInputSerializer, request.data)
-    user_id = scoped_user_id(request, data.pop("user_id"))
-    memory = remember_memory(user_id=user_id, actor=actor_name(request.user), **data)
-    return Response(s.MemoryOutputSerializer(memory).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(parameters=[s.MemoryFilterSerializer],

@@ -10,8 +10,8 @@ from entities.models import Entity, EntityMention, Relation
 from entities.resolver import resolve_mention
 from forgetting.criteria import DeleteCriteria
 from forgetting.services import deletion_preview, hard_delete
+from ingest.remember import remember_memory
 from memories.models import Memory
-from memories.remember import remember_memory
 from search.hydration import startup_digest
 from search.retrieval import search_memories
 from tests.forgetting.conftest import residue

@@ -3,9 +3,9 @@ a person, a session or one memory, and the expiry purge, leave none of them behi
 from entities.models import Entity
 from forgetting.criteria import DeleteCriteria
 from forgetting.services import deletion_counts, hard_delete
+from ingest.remember import remember_memory
 from memories.expiry import purge_expired
 from memories.models import Memory, SourceMessage
-from memories.remember import remember_memory
 from memories.services import memory_forget
 from tests.forgetting.conftest import days_ago, residue
 from tests.pipeline.conftest import MONDAY, ingest

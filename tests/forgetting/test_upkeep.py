@@ -23,10 +23,10 @@ def test_schedules_are_created_idempotently(db):
     assert sorted(Schedule.objects.values_list("func", "schedule_type")) == [
         ("access.throttling.forget_idle_counts", "H"),
         ("audit.tasks.purge_audit_events", "D"),
+        ("ingest.tasks.resume_ingest_jobs", "I"),
         ("memories.tasks.detect_entity_drift", "D"),
         ("memories.tasks.embed_pending_memories", "I"),
         ("memories.tasks.expire_and_purge_memories", "D"),
-        ("memories.tasks.resume_ingest_jobs", "I"),
         ("metrics.tasks.snapshot_weekly_metrics", "W"),
     ]
 

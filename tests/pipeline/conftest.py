@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memories.pipeline import Message, run_pipeline
+from ingest.pipeline import Message, run_pipeline
 
 # A Monday, so "Thursday" is 3 days later.
 MONDAY = datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)

@@ -9,9 +9,9 @@ from entities.models import Entity
 from entities.services import entity_create
 from forgetting.criteria import DeleteCriteria
 from forgetting.services import hard_delete
+from ingest.pipeline import ingest_messages
+from ingest.remember import remember_memory
 from memories.models import Memory
-from memories.pipeline import ingest_messages
-from memories.remember import remember_memory
 
 PARALLEL = 8
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memories.pipeline.extract import candidates_for
-from memories.pipeline.pre_filter import relevance_score
+from ingest.pipeline.extract import candidates_for
+from ingest.pipeline.pre_filter import relevance_score
 from recall_site.config import recall_setting
 from tests.pipeline.conftest import MONDAY, message
 

@@ -2,9 +2,9 @@
 from datetime import timedelta
 
 from entities.models import Entity, Relation
+from ingest.pipeline import ingest_messages
+from ingest.pipeline.extract import candidates_for
 from memories.models import Memory
-from memories.pipeline import ingest_messages
-from memories.pipeline.extract import candidates_for
 from tests.pipeline.conftest import MONDAY, message
 
 

@@ -8,8 +8,8 @@ from audit.models import AuditEvent
 from entities.models import Entity
 from forgetting.criteria import DeleteCriteria
 from forgetting.services import hard_delete
-from memories import ingest_jobs
-from memories.ingest_jobs import ingest_job_run, ingest_jobs_upkeep
+from ingest import jobs as ingest_jobs
+from ingest.jobs import ingest_job_run, ingest_jobs_upkeep
 from memories.models import IngestJob, Memory
 from memories.services import memory_forget
 from recall_site.redaction import REDACTED

@@ -6,8 +6,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from ingest.pipeline.extract import candidates_for
 from memories.models import Memory
-from memories.pipeline.extract import candidates_for
 from tests.pipeline.conftest import message
 
 

@@ -1,7 +1,7 @@
 """names_in_text: who is a person, what is an org, place or thing, which words are never names, who speaks."""
 import pytest
 
-from memories.pipeline.names_in_text import named_mentions, person_statement, speaker_and_text
+from ingest.pipeline.names_in_text import named_mentions, person_statement, speaker_and_text
 
 
 def kinds(text):

@@ -3,8 +3,8 @@ import pytest
 from django.db import IntegrityError, OperationalError
 
 from entities.models import Alias, Entity, EntityMention, Relation
+from ingest.pipeline import persist
 from memories.models import Memory, MemoryEntity, MemoryHistory
-from memories.pipeline import persist
 from tests.pipeline.conftest import ingest
 
 
@@ -82,7 +82,7 @@ def test_trace_reports_what_was_stored(db):
 
 
 def test_a_reinforce_whose_memory_was_deleted_meanwhile_stores_it_again(run, monkeypatch):
-    from memories.pipeline.reconcile import Reconcile
+    from ingest.pipeline.reconcile import Reconcile
 
     run("I prefer morning meetings")
     original = Reconcile.run
@@ -103,7 +103,7 @@ def test_a_reinforce_whose_memory_was_deleted_meanwhile_stores_it_again(run, mon
 def test_a_message_aborted_by_a_deadlock_is_written_once_from_its_candidates_as_extracted(monkeypatch):
     from psycopg import errors
 
-    from memories.pipeline.reconcile import Reconcile
+    from ingest.pipeline.reconcile import Reconcile
 
     original, calls = Reconcile.run, []
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ingest.pipeline import run_pipeline
+from ingest.pipeline.pre_filter import relevance_score, tells_no_news
 from memories.models import SessionDialogue
-from memories.pipeline import run_pipeline
-from memories.pipeline.pre_filter import relevance_score, tells_no_news
 from tests.pipeline.conftest import MONDAY, message
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "relevance.yaml"

@@ -70,7 +70,7 @@ def test_unresolved_role_phrases_are_logged(run):
 
 
 def test_the_client_is_the_users_client(run):
-    from memories.pipeline.names_in_text import role_mentions
+    from ingest.pipeline.names_in_text import role_mentions
 
     assert [m.text for m in role_mentions("Meeting with the client next Tuesday")] == ["my client"]
     assert role_mentions("call the client Nordwind") == []  # names the client instead

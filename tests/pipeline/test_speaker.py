@@ -3,8 +3,8 @@ from datetime import timedelta
 
 from entities.models import Entity, EntityMention, Relation
 from entities.resolver import resolve_mention
+from ingest.pipeline import ingest_messages
 from memories.models import Memory, MemoryEntity
-from memories.pipeline import ingest_messages
 from tests.pipeline.conftest import MONDAY
 
 

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import yaml
 
+from ingest.pipeline.tag_domain import classify_domains, is_sensitive
 from memories.models import Memory
-from memories.pipeline.tag_domain import classify_domains, is_sensitive
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "domains.yaml"
 
@@ -44,7 +44,7 @@ def test_a_model_failure_still_stores_the_memory(run, monkeypatch):
     def model_down(texts, *args, **kwargs):
         raise RuntimeError("model unavailable")
 
-    monkeypatch.setattr("memories.pipeline.tag_domain.embed_texts", model_down)
+    monkeypatch.setattr("ingest.pipeline.tag_domain.embed_texts", model_down)
     trace = run("I'm learning Spanish", "lunch with Sarah Thursday")
     rows = dict(Memory.objects.filter(pk__in=trace.memory_ids).values_list("content", "domain"))
     assert rows == {"I'm learning Spanish": "personal", "Lunch with Sarah Thursday": "scheduling"}

@@ -1,8 +1,8 @@
 """A later value for the same measure: updates win over stale values."""
 from datetime import timedelta
 
+from ingest.pipeline.value_updates import measures, same_measure
 from memories.models import Memory, Status
-from memories.pipeline.value_updates import measures, same_measure
 from tests.pipeline.conftest import MONDAY, ingest
 
 

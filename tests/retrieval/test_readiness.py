@@ -132,8 +132,8 @@ def test_semantic_disabled_still_searches_text_and_graph(alice_api, recall_confi
 def test_warm_up_embeds_the_query_centroids_and_takes_startup_objects_out_of_the_collector():
     import gc
 
+    from recall_site.startup import warm_up
     from search.retrieval.gating import query_domain_centroids
-    from search.warm_up import warm_up
 
     query_domain_centroids.cache_clear()
     try:

@@ -1,6 +1,6 @@
 """Review semantics: confident auto memories are searchable while they wait; doubtful ones and the digest wait."""
-from memories.pipeline.base import Candidate, IngestContext
-from memories.pipeline.policy import apply_auto_memory_policy
+from ingest.pipeline.base import Candidate, IngestContext
+from ingest.pipeline.policy import apply_auto_memory_policy
 from search.hydration import startup_digest
 
 

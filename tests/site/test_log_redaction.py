@@ -81,7 +81,7 @@ def _log_a_database_error_as_the_pipeline_does():
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SELECT %s::jsonb", [payload])
     except Exception:
-        logging.getLogger("memories.pipeline").exception("pipeline failed at persist for message m1")
+        logging.getLogger("ingest.pipeline").exception("pipeline failed at persist for message m1")
     else:
         raise AssertionError("the query should have failed")
 

@@ -28,7 +28,7 @@ from schemathesis.config import SchemathesisConfig
 from werkzeug.test import Client
 
 from access.scope import DEFAULT_USER_ID
-from memories.ingest_jobs import ingest_job_run
+from ingest.jobs import ingest_job_run
 from memories.models import IngestJob
 from tests import factories
 from tests.conftest import make_account

@@ -12,8 +12,8 @@ from datetime import datetime
 
 from django.db import connection
 
+from ingest.pipeline.base import Message
 from memories.models import SessionDialogue
-from memories.pipeline.base import Message
 
 DIGEST_CHARS = 16
 

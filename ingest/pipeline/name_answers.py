@@ -10,8 +10,8 @@ already read by the pet patterns. Only within one ingest call: a turn sent alone
 """
 import re
 
-from memories.pipeline.base import Message
-from memories.pipeline.names_in_text import PET_WORDS
+from ingest.pipeline.base import Message
+from ingest.pipeline.names_in_text import PET_WORDS
 
 SPEAKER_LINES_BACK = 3  # how many of the speaker's own lines before may hold what the question asks about
 _PET = re.compile(r"\b(?:my|our|a|an|the|this|that|another|new) (?:\w+ ){0,2}?(?P<what>"

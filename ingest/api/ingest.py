@@ -1,6 +1,6 @@
 """POST /api/v1/ingest: run conversation messages through the write pipeline and return its trace and what
-will expire (memories/expiry_preview.py) — with "dry_run": true the same, writing nothing — or, with
-"wait": false, store them, answer 202 with a job and run them in the background (memories/ingest_jobs.py);
+will expire (ingest/expiry_preview.py) — with "dry_run": true the same, writing nothing — or, with
+"wait": false, store them, answer 202 with a job and run them in the background (ingest/jobs.py);
 GET /api/v1/ingest/<job_id> answers the job's status and, once done, the same trace."""
 from urllib.parse import urlencode
 
@@ -13,11 +13,11 @@ from rest_framework.response import Response
 
 from access.grants import actor_name
 from access.scope import DEFAULT_USER_ID, UserIdQuerySerializer, query_user_id, scoped_user_id
+from ingest.expiry_preview import ingest_answer
+from ingest.jobs import ingest_job_enqueue, ingest_job_for
+from ingest.pipeline import ingest_dry_run, ingest_messages
 from memories.api.response_schemas import IngestOutputSerializer
-from memories.expiry_preview import ingest_answer
-from memories.ingest_jobs import ingest_job_enqueue, ingest_job_for
 from memories.models import IngestJob, Source
-from memories.pipeline import ingest_dry_run, ingest_messages
 from recall_site.api_fields import StrictBooleanField, content_field
 from recall_site.api_input import validated
 from recall_site.api_schema import with_errors

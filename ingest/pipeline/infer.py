@@ -7,11 +7,11 @@ tag_domain, resolve_refs and reconcile steps as every other candidate — reconc
 counts the sessions that showed the behaviour and decides whether it is promoted
 out of review.
 """
-from memories.pipeline.base import IngestContext, Stage, WorkItem
-from memories.pipeline.patterns import pattern_candidate
-from memories.pipeline.reconcile import reconcile_candidates
-from memories.pipeline.resolve_refs import resolve_candidates
-from memories.pipeline.tag_domain import tag_candidates
+from ingest.pipeline.base import IngestContext, Stage, WorkItem
+from ingest.pipeline.patterns import pattern_candidate
+from ingest.pipeline.reconcile import reconcile_candidates
+from ingest.pipeline.resolve_refs import resolve_candidates
+from ingest.pipeline.tag_domain import tag_candidates
 
 
 class Infer(Stage):

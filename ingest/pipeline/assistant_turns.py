@@ -14,8 +14,8 @@ subject: the user's graph and facts stand on what people said. They never enter 
 """
 import re
 
+from ingest.pipeline.base import Candidate, Message, default_confidence, default_importance
 from memories.models import SAID_BY_ASSISTANT
-from memories.pipeline.base import Candidate, Message, default_confidence, default_importance
 from recall_site.config import recall_setting
 
 ASSISTANT = "assistant"  # the message role

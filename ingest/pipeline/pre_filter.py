@@ -17,10 +17,10 @@ per message.
 """
 import re
 
-from memories.pipeline.assistant_turns import ASSISTANT, assistant_relevance
-from memories.pipeline.base import Rejected, Stage, WorkItem
-from memories.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
-from memories.pipeline.names_in_text import person_statement
+from ingest.pipeline.assistant_turns import ASSISTANT, assistant_relevance
+from ingest.pipeline.base import Rejected, Stage, WorkItem
+from ingest.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
+from ingest.pipeline.names_in_text import person_statement
 from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35

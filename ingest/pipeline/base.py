@@ -201,7 +201,7 @@ class IngestContext:
     # remember_memory: the candidate is given (what to remember, as said), not extracted from a message.
     explicit: bool = False
     # Called with a message's work item and trace entry inside its write transaction, after its writes
-    # (a background ingest job records its progress there, memories/ingest_jobs.py); may raise Rejected.
+    # (a background ingest job records its progress there, ingest/jobs.py); may raise Rejected.
     on_written: Callable[["WorkItem", TraceEntry], None] | None = None
 
 

@@ -10,8 +10,8 @@ date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
 from entities.services import relation_supersede_others, relation_upsert
+from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory
-from memories.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.services import (
     memory_create,
     memory_expire_on_arrival,

@@ -1,7 +1,7 @@
 """The remember_memory tool: store what the assistant was explicitly asked to remember.
 
 The content is already what to remember, so the candidate is handed to the write
-pipeline's one list of stages (`memories.pipeline.STAGES`) as an explicit run:
+pipeline's one list of stages (`ingest.pipeline.STAGES`) as an explicit run:
 pre_filter, extract and infer do not apply; tag_domain (unless a domain is given),
 resolve_refs, reconcile and persist run as for any message, so saying the same
 thing twice reinforces, a new value for a known attribute supersedes, and the
@@ -13,9 +13,8 @@ The content is kept as the memory's source message (under the given
 from django.utils import timezone
 
 from entities.names import normalize_name
-from memories.models import Memory, MemoryType, Scope, Source
-from memories.pipeline import message_id_for, run_stages
-from memories.pipeline.base import (
+from ingest.pipeline import message_id_for, run_stages
+from ingest.pipeline.base import (
     Candidate,
     IngestContext,
     Mention,
@@ -24,7 +23,8 @@ from memories.pipeline.base import (
     default_confidence,
     default_importance,
 )
-from memories.pipeline.names_in_text import named_mentions, role_mentions
+from ingest.pipeline.names_in_text import named_mentions, role_mentions
+from memories.models import Memory, MemoryType, Scope, Source
 
 
 def remember_memory(*, user_id: str, actor: str, session_id: str, content: str, entities=(),

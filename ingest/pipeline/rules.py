@@ -23,7 +23,7 @@ person, never the user: "Caroline prefers tea", and her words keep her name.
 """
 import re
 
-from memories.pipeline.base import (
+from ingest.pipeline.base import (
     Candidate,
     Mention,
     Message,
@@ -33,9 +33,9 @@ from memories.pipeline.base import (
     default_importance,
     first_person,
 )
-from memories.pipeline.dates import resolve_when
-from memories.pipeline.name_answers import CHILD
-from memories.pipeline.names_in_text import (
+from ingest.pipeline.dates import resolve_when
+from ingest.pipeline.name_answers import CHILD
+from ingest.pipeline.names_in_text import (
     NODE_AT_ONCE_ROLES,
     ORG_ROLE_WORDS,
     PET_WORDS,

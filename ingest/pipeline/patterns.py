@@ -6,8 +6,8 @@ per further session; the preference leaves the review queue (auto-promoted) only
 ≥ `pattern_promote_confidence` AND ≥ `pattern_promote_min_occurrences` occurrences.
 infer makes the candidate; reconcile counts it against the preference already inferred.
 """
+from ingest.pipeline.base import Candidate, IngestContext, Mention, default_importance
 from memories.models import Memory, MemoryType, Source, Status
-from memories.pipeline.base import Candidate, IngestContext, Mention, default_importance
 from recall_site.config import recall_setting
 
 DAYPART_WORDS = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "evening"}

@@ -33,8 +33,8 @@ from entities.services import (
     self_entity,
     unresolved_record,
 )
-from memories.pipeline.base import IngestContext, Mention, Stage, WorkItem
-from memories.pipeline.names_in_text import SPOUSE_WORDS
+from ingest.pipeline.base import IngestContext, Mention, Stage, WorkItem
+from ingest.pipeline.names_in_text import SPOUSE_WORDS
 
 ROLE_NODE_MIN_SESSIONS = 2  # a role said in one session only stays a mention, unless it singles its holder out
 

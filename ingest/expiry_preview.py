@@ -3,7 +3,7 @@
 Old history meets the seed's expiry policy: a memory whose own date already puts its freshness below
 `decay.retrieval_floor` arrives expired, is never returned by search and is purged for good
 `decay.expired_retention_days` later. A dry run runs the very pipeline inside one transaction that is rolled
-back (`memories.pipeline.ingest_dry_run`), so it counts exactly what the real import would do and writes
+back (`ingest.pipeline.ingest_dry_run`), so it counts exactly what the real import would do and writes
 nothing (no memory, entity, audit row, job or embedding). `expiry_summary` gives, per memory type, how many memories would be written, how many of
 them arrive expired, and the day those would be purged; the real import's response carries the same summary.
 """
@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from memories.pipeline.base import PipelineTrace
+from ingest.pipeline.base import PipelineTrace
 from recall_site.config import recall_setting
 
 

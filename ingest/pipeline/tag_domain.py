@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ingest.pipeline.base import Candidate, Stage, WorkItem
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.embedding import embed_query, embed_texts
-from memories.pipeline.base import Candidate, Stage, WorkItem
 
 logger = logging.getLogger(__name__)
 EXAMPLES_PATH = Path(__file__).with_name("domain_examples.yaml")

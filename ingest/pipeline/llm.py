@@ -11,7 +11,7 @@ import json
 import urllib.request
 from datetime import datetime
 
-from memories.pipeline.base import (
+from ingest.pipeline.base import (
     Candidate,
     Mention,
     Message,
@@ -21,8 +21,8 @@ from memories.pipeline.base import (
     default_importance,
     first_person,
 )
-from memories.pipeline.dates import resolve_when
-from memories.pipeline.rules import BIOGRAPHICAL
+from ingest.pipeline.dates import resolve_when
+from ingest.pipeline.rules import BIOGRAPHICAL
 from recall_site.config import recall_setting
 
 TYPES = ("fact", "preference", "event", "relation")

@@ -9,7 +9,7 @@ messages go through the write pipeline (source `import`) in batches, with a
 progress bar, and a summary of outcomes is printed, including how many memories
 of each type arrived already expired (a transcript dated years ago) and when they
 are purged. `--dry-run` runs the same pipeline in a transaction it rolls back:
-the same summary, nothing written (memories/expiry_preview.py).
+the same summary, nothing written (ingest/expiry_preview.py).
 """
 import json
 from collections import Counter
@@ -21,10 +21,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.timezone import is_naive, make_aware
 from tqdm import tqdm
 
-from memories.expiry_preview import expiry_summary
+from ingest.expiry_preview import expiry_summary
+from ingest.pipeline import ingest_messages
+from ingest.pipeline.base import EXPIRED_ON_ARRIVAL, PipelineTrace
 from memories.models import Source
-from memories.pipeline import ingest_messages
-from memories.pipeline.base import EXPIRED_ON_ARRIVAL, PipelineTrace
 
 BATCH_SIZE = 64
 REQUIRED = ("session_id", "timestamp", "speaker", "text")

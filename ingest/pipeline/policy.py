@@ -8,8 +8,8 @@
 Memories waiting only for confirmation or auto-pin review are searchable meanwhile (retrieval/eligible.py).
 Other sources (manual_tool, import), inferred patterns and reinforcements are not gated here.
 """
+from ingest.pipeline.base import Candidate, IngestContext, Rejected, Stage, WorkItem
 from memories.models import SEARCHABLE_REVIEW_REASONS, Source
-from memories.pipeline.base import Candidate, IngestContext, Rejected, Stage, WorkItem
 from recall_site.config import recall_setting
 
 

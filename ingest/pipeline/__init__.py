@@ -21,8 +21,7 @@ from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.services import audit_record
-from memories.embedding_jobs import embedding_jobs_coalesced
-from memories.pipeline.base import (
+from ingest.pipeline.base import (
     IngestContext,
     Message,
     Outcome,
@@ -31,16 +30,17 @@ from memories.pipeline.base import (
     TraceEntry,
     WorkItem,
 )
-from memories.pipeline.extract import Extract
-from memories.pipeline.infer import Infer
-from memories.pipeline.name_answers import names_answer
-from memories.pipeline.names_in_text import speaker_and_text
-from memories.pipeline.persist import Persist
-from memories.pipeline.policy import AutoMemoryPolicy, auto_memory_disabled
-from memories.pipeline.pre_filter import PreFilter
-from memories.pipeline.reconcile import Reconcile
-from memories.pipeline.resolve_refs import ResolveRefs
-from memories.pipeline.tag_domain import TagDomain
+from ingest.pipeline.extract import Extract
+from ingest.pipeline.infer import Infer
+from ingest.pipeline.name_answers import names_answer
+from ingest.pipeline.names_in_text import speaker_and_text
+from ingest.pipeline.persist import Persist
+from ingest.pipeline.policy import AutoMemoryPolicy, auto_memory_disabled
+from ingest.pipeline.pre_filter import PreFilter
+from ingest.pipeline.reconcile import Reconcile
+from ingest.pipeline.resolve_refs import ResolveRefs
+from ingest.pipeline.tag_domain import TagDomain
+from memories.embedding_jobs import embedding_jobs_coalesced
 from recall_site.locks import retry_on_conflict, user_write_lock
 from recall_site.telemetry import INGEST_MESSAGES
 
@@ -175,7 +175,7 @@ def ingest_messages(*, user_id: str, session_id: str, source: str, actor: str, m
 
 
 def ingest_dry_run(**work) -> PipelineTrace:
-    """The trace `ingest_messages(**work)` would give, nothing of it kept (memories/expiry_preview.py)."""
+    """The trace `ingest_messages(**work)` would give, nothing of it kept (ingest/expiry_preview.py)."""
     with transaction.atomic():
         trace = ingest_messages(**work)
         transaction.set_rollback(True)

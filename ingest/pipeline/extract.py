@@ -21,11 +21,11 @@ import logging
 
 from entities.names import normalize_name
 from entities.selectors import known_name_forms
-from memories.pipeline.assistant_turns import ASSISTANT, assistant_candidates
-from memories.pipeline.base import Candidate, IngestContext, Message, Rejected, Stage, WorkItem, first_person
-from memories.pipeline.llm import LLMExtractionError, llm_candidates
-from memories.pipeline.names_in_text import mid_sentence_names, names_known, sentence_first_words
-from memories.pipeline.rules import extract_candidates
+from ingest.pipeline.assistant_turns import ASSISTANT, assistant_candidates
+from ingest.pipeline.base import Candidate, IngestContext, Message, Rejected, Stage, WorkItem, first_person
+from ingest.pipeline.llm import LLMExtractionError, llm_candidates
+from ingest.pipeline.names_in_text import mid_sentence_names, names_known, sentence_first_words
+from ingest.pipeline.rules import extract_candidates
 from recall_site.config import recall_setting
 
 logger = logging.getLogger(__name__)

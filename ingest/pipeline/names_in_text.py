@@ -27,7 +27,7 @@ from functools import cache
 from wordfreq import zipf_frequency
 
 from entities.names import DEFINITE_ROLES, NOT_NAME_WORDS, normalize_name
-from memories.pipeline.base import Mention
+from ingest.pipeline.base import Mention
 
 # Role word → relation predicate (the named person —predicate→ the other side).
 ROLE_WORDS = {

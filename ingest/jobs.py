@@ -27,10 +27,10 @@ from django.db.models import F
 from django.utils import timezone
 from django_q.tasks import async_task
 
-from memories.expiry_preview import ingest_answer
+from ingest.expiry_preview import ingest_answer
+from ingest.pipeline import Message, PipelineTrace, ingest_recorded, parse_messages, run_pipeline
+from ingest.pipeline.base import CandidateResult, Rejected, TraceEntry
 from memories.models import IngestJob, IngestJobStatus
-from memories.pipeline import Message, PipelineTrace, ingest_recorded, parse_messages, run_pipeline
-from memories.pipeline.base import CandidateResult, Rejected, TraceEntry
 from recall_site.config import recall_setting
 from recall_site.locks import user_queue_turn, user_write_lock
 from recall_site.telemetry import INGEST_JOBS
@@ -41,7 +41,7 @@ UNFINISHED = (IngestJobStatus.QUEUED, IngestJobStatus.RUNNING)
 FINISHED = (IngestJobStatus.DONE, IngestJobStatus.FAILED)
 # The upkeep leaves younger jobs to the task enqueued with them.
 STALE_AFTER = timedelta(minutes=1)
-RUN_INGEST_JOB_TASK = "memories.tasks.run_ingest_job"  # tests/memories/test_tasks.py checks it is that task
+RUN_INGEST_JOB_TASK = "ingest.tasks.run_ingest_job"  # tests/memories/test_tasks.py checks it is that task
 
 
 def ingest_job_enqueue(*, user_id: str, session_id: str, source: str, actor: str, messages: list[dict]) -> IngestJob:

@@ -22,10 +22,10 @@ import re
 
 from rapidfuzz import fuzz
 
+from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
+from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
+from ingest.pipeline.value_updates import earlier_values
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
-from memories.pipeline.base import Candidate, IngestContext, Stage, WorkItem
-from memories.pipeline.patterns import is_inferred_pattern, pattern_reconciled
-from memories.pipeline.value_updates import earlier_values
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
