@@ -44,8 +44,9 @@ os.environ["MEM0_TELEMETRY"] = "False"
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import search as recall_bench  # noqa: E402  (bench/search.py: corpus, cached vectors, bench database)
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
+recall_bench = bench_path.load("search")  # bench/search.py: corpus, cached vectors, bench database
 from search_corpus import memories  # noqa: E402
 
 SIZES = (10_000, recall_bench.MAX_SIZE)

@@ -10,12 +10,12 @@ runs); no model is loaded.
 """
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 os.environ["RECALL_TEST_DB_NAME"] = "bench_recall_contacts"

@@ -11,12 +11,11 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -58,15 +58,14 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
 # quality_locomo sets the environment as both benches run (settings, offline model, one thread, inline jobs).
 from quality_locomo import KS, api_client, recall_at, stored_turns, use_bench_database  # noqa: E402
 

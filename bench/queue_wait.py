@@ -12,15 +12,14 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import threading
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 os.environ.setdefault("DEBUG", "false")
 

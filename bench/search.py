@@ -41,8 +41,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import bench_path  # noqa: E402, F401 - first: the apps before this directory on sys.path
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recall_site.settings")
 os.environ.setdefault("DEBUG", "false")  # as in production: no per-query debug recording
 # One intra-op thread per web process, as recommended for serving (query embeddings are one short
