@@ -4,7 +4,6 @@ import json
 from django import forms
 
 from memories.models import Domain, MemoryType, Status
-from memories.review import BULK_ACTIONS
 from recall_site.config import recall_setting
 from recall_site.input_checks import json_problem
 
@@ -25,17 +24,6 @@ class MemoryEditForm(forms.Form):
     @classmethod
     def for_memory(cls, memory):
         return cls(initial={name: getattr(memory, name) for name in cls.base_fields})
-
-
-class BulkReviewForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in BULK_ACTIONS])
-    memory_ids = forms.TypedMultipleChoiceField(coerce=int, choices=())
-
-    def __init__(self, *args, user_memory_ids=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["memory_ids"].choices = [(pk, pk) for pk in user_memory_ids]
-        self.fields["memory_ids"].error_messages["required"] = "Select at least one memory."
-        self.fields["memory_ids"].error_messages["invalid_choice"] = "One of the selected memories no longer exists."
 
 
 class MemoryFilterForm(forms.Form):

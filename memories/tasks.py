@@ -2,8 +2,8 @@
 embedding (memories/embedding_jobs.py), background ingests (ingest/jobs.py), expiry and purge,
 drift detection. Tasks take ids, are idempotent and safe to run twice at once."""
 from memories import embedding_jobs
-from memories.drift import detect_drift
 from memories.expiry import expire_memories, purge_expired
+from memories.review.drift import detect_drift
 
 
 def embed_memories(memory_ids: list[int]) -> int:

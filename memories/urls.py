@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from memories.views import review
+from memories.review import views as review
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),

@@ -3,7 +3,7 @@ the metrics page. They read every app, so they live on top of them."""
 from django.shortcuts import render
 
 from access.console import console_view
-from memories import review_queue
+from memories.review import selectors as review_queue
 from metrics.display import dashboard_alerts, metric_panels
 from metrics.measures import current_metrics, metric_series
 

@@ -11,7 +11,7 @@ from access.models import UserIdGrant
 from audit.labels import ForgetReason, plural
 from audit.labels import action_label as _action_label
 from memories.models import Memory, UserProfile
-from memories.review_queue import review_count
+from memories.review.selectors import review_count
 
 register = template.Library()
 

@@ -15,7 +15,7 @@ from memories.decay import memory_freshness
 from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.forms import MemoryFilterForm
 from memories.models import Domain, Memory, MemoryEntity
-from memories.review_queue import with_review_reasons
+from memories.review.selectors import with_review_reasons
 from memories.selectors import memory_list, with_source_messages
 from recall_site.config import recall_setting
 from search.retrieval import SearchOutcome, search_memories

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from entities.models import Entity, EntityReview, Relation
-from memories.drift import cosine_distance, detect_drift, drift_rebaseline, entity_drift_check, has_drifted
 from memories.models import Memory
+from memories.review.drift import cosine_distance, detect_drift, drift_rebaseline, entity_drift_check, has_drifted
 from tests import factories
 
 

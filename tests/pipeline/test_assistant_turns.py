@@ -1,6 +1,6 @@
 """What the assistant said: kept where it recommends, plans or computes, never as a fact about the user."""
 from memories.models import Memory
-from memories.review import memory_approve
+from memories.review.services import memory_approve
 from memories.services import memory_pin
 
 URL = "/api/v1/ingest"

@@ -2,7 +2,7 @@
 from entities.merge import merge_suggestions
 from memories.demo import load_demo_data
 from memories.models import Memory
-from memories.review_queue import memories_needing_review, with_review_reasons
+from memories.review.selectors import memories_needing_review, with_review_reasons
 
 
 def test_demo_user_gets_the_seed_answers(staff_api, django_capture_on_commit_callbacks):

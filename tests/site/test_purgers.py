@@ -5,7 +5,7 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.models import Memory, TurnInjection
-from memories.review import memory_reject
+from memories.review.services import memory_reject
 from memories.services import memory_forget
 from recall_site.purging import registered
 from tests import factories

@@ -10,10 +10,10 @@ from audit.labels import AuditAction
 from audit.services import audit_record
 from entities.models import Entity, EntityReview, EntityReviewKind
 from entities.services import entity_create
-from memories.drift import drift_rebaseline
 from memories.entity_links import move_memory_person
 from memories.models import HistoryAction, Memory
-from memories.review_queue import ambiguities, ambiguity_of
+from memories.review.drift import drift_rebaseline
+from memories.review.selectors import ambiguities, ambiguity_of
 from memories.services import history_record, memory_forget, memory_pin
 from recall_site.config import recall_setting
 
@@ -87,7 +87,7 @@ def entity_review_resolve(*, review: EntityReview, actor: str, confirmed: bool) 
     """Answer an entity question and close it.
 
     Drift, confirmed: the entity's current centroid and relations become its baseline
-    (`memories.drift.drift_rebaseline`, audited there). Drift, dismissed: the flag is cleared and the
+    (`memories.review.drift.drift_rebaseline`, audited there). Drift, dismissed: the flag is cleared and the
     old baseline kept. Ambiguous match: confirmed means the two entities stay separate."""
     entity = review.entity
     if review.kind == EntityReviewKind.DRIFT and confirmed:

@@ -12,16 +12,17 @@ from django.views.decorators.http import require_POST
 
 from access.console import console_view, is_htmx
 from entities.models import EntityReview
-from memories.forms import BulkReviewForm, MemoryEditForm
+from memories.forms import MemoryEditForm
 from memories.models import Memory
-from memories.review import (
+from memories.review.forms import BulkReviewForm
+from memories.review.selectors import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
+from memories.review.services import (
     entity_review_resolve,
     memories_bulk_review,
     memory_approve,
     memory_person_choose,
     memory_reject,
 )
-from memories.review_queue import memories_needing_review, open_entity_reviews, review_count, with_review_reasons
 from memories.selectors import with_source_messages
 from memories.services import memory_pin, memory_update
 

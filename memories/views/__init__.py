@@ -1,1 +1,0 @@
-"""Console pages for memories: the review queue."""
