@@ -5,9 +5,8 @@ candidate's cosine similarity to the query and its full-text match (the summed
 rarity of the query's words it holds), each relative to the best candidate's, and
 of what the graph adds (see `_relevance`). Reciprocal-rank fusion, used before,
 scored a retriever's 1st and 10th candidates within 13 % of each other and let
-agreement between retrievers outweigh a far closer match; on real conversations
-(bench/quality_locomo.py) recall@10 went from 0.216 to 0.294 on the same memories
-when the scores themselves were fused.
+agreement between retrievers outweigh a far closer match (docs/benchmarks.md has
+what fusing the scores instead gained on real conversations).
 
 Freshness (memories.decay.memory_freshness: confidence × 0.5^(age/half-life)) and
 importance (floor + (1 − floor) × importance) then order memories of similar
