@@ -23,10 +23,10 @@ from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.graph import GraphFound, graph_pool
 from search.retrieval.lexical import weighted_match
-from search.retrieval.ranking import Candidate
+from search.retrieval.ranking import RankingRow
 from search.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
 
-# The ranking columns of a candidate (ranking.Candidate); an event tagged with a person not mentioned
+# The ranking columns of a candidate (ranking.RankingRow); an event tagged with a person not mentioned
 # since the cutoff (never mentioned: created before it) decays faster (memories.decay). The time comes
 # as epoch seconds: parsing a timestamp costs ~10 µs of Python per value, and a search ranks 100-150
 # candidates.
@@ -49,7 +49,7 @@ class Found:
     """The candidates: each retriever's ids, best first, and the ranking columns of all of them."""
 
     ids: dict[str, list[int]]  # "lexical", "semantic" (with a vector), "graph"
-    rows: list[Candidate]
+    rows: list[RankingRow]
     graph: GraphFound
     nearest: int  # rows the nearest query found, before the similarity floor
 
@@ -81,7 +81,7 @@ def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit,
     for *columns, semantic_rank, graph_rank, entity_id, nearest_count in rows:
         if columns[0] is None:  # no candidate at all: only the count of nearest rows
             continue
-        candidates.append(Candidate(*columns))
+        candidates.append(RankingRow(*columns))
         if semantic_rank is not None:
             semantic.append((semantic_rank, columns[0]))
         if graph_rank is not None:

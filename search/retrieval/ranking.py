@@ -84,7 +84,7 @@ def found_ranks(candidates: dict[str, list[int]]) -> dict[int, dict[str, int]]:
     return ranks
 
 
-class Candidate(NamedTuple):
+class RankingRow(NamedTuple):
     """The columns ranking needs; memory_freshness reads these attributes like a Memory's."""
 
     pk: int
@@ -122,7 +122,7 @@ WHERE m.id = ANY(%(ids)s)
 """
 
 
-def rank_hits(candidates: dict[str, list[int]], rows: list[Candidate], hop_paths: dict[int, str], *,
+def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: dict[int, str], *,
               now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float,
               query: str = "") -> list[Hit]:
     """Score every candidate (`rows`: their ranking columns, candidates.py), keep the best within the caps,
@@ -169,7 +169,7 @@ def asks_what_the_assistant_said(query: str) -> bool:
     return bool(_ASKS_ASSISTANT.search(query))
 
 
-def _relevance(rows: list[Candidate], *, graph_mentions: dict[int, str]):
+def _relevance(rows: list[RankingRow], *, graph_mentions: dict[int, str]):
     """relevance(row) in 0..1: the weighted mean (`memory_retrieval.relevance_weights`) of its cosine similarity
     and its lexical match, each relative to the best candidate's, and of what the graph adds. A signal no
     candidate has (no query vector, no shared word, no graph) is left out of the mean.
@@ -189,7 +189,7 @@ def _relevance(rows: list[Candidate], *, graph_mentions: dict[int, str]):
     active = {name: signal for name, signal in signals.items() if signal is not None and weights[name] > 0}
     total = sum(weights[name] for name in active) or 1.0
 
-    def relevance(row: Candidate) -> float:
+    def relevance(row: RankingRow) -> float:
         return sum(weights[name] * signal(row) for name, signal in active.items()) / total
 
     return relevance
