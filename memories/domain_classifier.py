@@ -1,8 +1,9 @@
 """The mechanism both domain classifiers share: keyword counts, then the nearest centroid of labelled examples.
 
 Two classifiers use it with vocabularies of their own, because they answer different questions:
-pipeline/tag_domain.py labels what a memory is about (five domains, memory wording: domain_examples.yaml),
-retrieval/gating.py which memory domains a question may read (four, question wording: query_domains.yaml).
+ingest/pipeline/tag_domain.py labels what a memory is about (five domains, memory wording:
+domain_examples.yaml), search/retrieval/gating.py which memory domains a question may read (four, question
+wording: query_domains.yaml).
 """
 import re
 from pathlib import Path

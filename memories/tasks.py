@@ -1,6 +1,6 @@
 """Background work (django-q2): the task entry points, by these names in queued jobs and schedules —
-embedding (memories/embedding_jobs.py), background ingests (ingest/jobs.py), expiry and purge,
-drift detection. Tasks take ids, are idempotent and safe to run twice at once."""
+embedding (memories/embedding_jobs.py), expiry and purge, drift detection (background ingests':
+ingest/tasks.py). Tasks take ids, are idempotent and safe to run twice at once."""
 from memories import embedding_jobs
 from memories.expiry import expire_memories, purge_expired
 from memories.review.drift import detect_drift

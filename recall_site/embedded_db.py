@@ -36,7 +36,7 @@ def embedded_database_settings(data_dir: Path) -> dict:
 
     data_dir.mkdir(parents=True, exist_ok=True)
     fresh = not (data_dir / "PG_VERSION").exists()
-    with pgserver.PostgresServer._lock:
+    with pgserver.PostgresServer._lock:  # pgserver's own lock on its list of users
         _live_users(data_dir)  # a list a killed process left half-written would stop get_server
     server = pgserver.get_server(data_dir, cleanup_mode="stop")
     if _apply_server_settings(server) and fresh:
@@ -103,22 +103,23 @@ def _live_users(data_dir: Path) -> list[int]:
     rewritten without them). A zombie is dead: in a container whose first process reaps nothing, a killed
     worker's orphans stay zombies. A list left empty or cut short by a process killed while writing it
     counts as no users."""
-    import psutil
-
     path = data_dir / USERS_FILE
     try:
-        pids = [pid for pid in json.loads(path.read_text()) if isinstance(pid, int)]
+        listed = json.loads(path.read_text())
     except FileNotFoundError:
         return []
-    except (OSError, ValueError, TypeError):
-        pids = [None]  # unreadable: rewritten below
-    live = []
-    for pid in filter(None, pids):
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                live.append(pid)
-        except psutil.Error:
-            pass  # gone
-    if live != pids:
+    except (OSError, ValueError):
+        listed = None  # half-written: rewritten below
+    live = [pid for pid in listed if isinstance(pid, int) and _alive(pid)] if isinstance(listed, list) else []
+    if live != listed:
         path.write_text(json.dumps(live))
     return live
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False  # gone

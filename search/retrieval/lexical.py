@@ -63,12 +63,12 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     user's own rows each), so what other tenants write never changes how that user's words weigh."""
     rows = _eligible_rows(eligible)
     frequencies = {}
-    estimated = lexemes if rows > ALWAYS_COUNTED_BELOW * cap else []
-    shares, least = _lexeme_shares() if estimated else ({}, None)
-    for lexeme in estimated:
-        share = shares.get(lexeme, DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2))
-        if rows * share > cap:
-            frequencies[lexeme] = round(rows * share)
+    if rows > ALWAYS_COUNTED_BELOW * cap:
+        shares, least = _lexeme_shares()
+        unlisted = DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2)
+        for lexeme in lexemes:
+            if (estimate := rows * shares.get(lexeme, unlisted)) > cap:
+                frequencies[lexeme] = round(estimate)
     counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
     if counted:
         inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
