@@ -10,7 +10,7 @@ from django_q.tasks import async_task
 
 from memories.embedding import embed_texts
 from memories.models import EmbeddingStatus, Memory, MemorySentence
-from memories.sentences import sentence_texts
+from memories.sentences import embedding_text, sentence_texts
 from recall_site.config import recall_setting
 
 logger = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ def embed_memories(memory_ids: list[int]) -> int:
         return 0
     split = recall_setting("memory_semantic.sentence_vectors")
     sentences = [sentence_texts(content) if split else [] for _, _, content in rows]
-    texts = [content for _, _, content in rows] + [text for texts in sentences for text in texts]
+    texts = [embedding_text(content) for _, _, content in rows] + [text for texts in sentences for text in texts]
     try:
         vectors = embed_texts(texts, recall_setting("memory_semantic.embedding_batch_size"))
     except Exception:  # noqa: BLE001 - any model failure must leave the rows stored

@@ -17,13 +17,15 @@ MIN_WORDS = 3  # shorter pieces ("Yep.", "Wow!") say nothing on their own
 MAX_SENTENCES = 12
 
 
-def sentence_texts(content: str) -> list[str]:
-    """The sentences of `content` worth a vector of their own, each with the line's speaker ("Marco: …") kept
-    in front; [] when there are fewer than two."""
+def embedding_text(content: str) -> str:
+    """What of a memory's text is embedded: the words said, without the line's speaker ("Marco: …")."""
     speaker = _SPEAKER.match(content)
-    body = content[speaker.end():] if speaker else content
-    sentences = [s for s in (piece.strip() for piece in _SENTENCE_END.split(body)) if len(s.split()) >= MIN_WORDS]
-    if len(sentences) < 2:
-        return []
-    prefix = speaker.group(0) if speaker else ""
-    return [prefix + sentence for sentence in sentences[:MAX_SENTENCES]]
+    return content[speaker.end():] if speaker else content
+
+
+def sentence_texts(content: str) -> list[str]:
+    """The sentences of `content` worth a vector of their own, without the line's speaker; [] when there are
+    fewer than two."""
+    sentences = [s for s in (piece.strip() for piece in _SENTENCE_END.split(embedding_text(content)))
+                 if len(s.split()) >= MIN_WORDS]
+    return sentences[:MAX_SENTENCES] if len(sentences) >= 2 else []

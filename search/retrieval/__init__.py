@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from entities.models import EntityKind
 from memories.readiness import semantic_state_now
 from recall_site.config import recall_setting
 from search.retrieval.candidates import find_candidates
@@ -27,6 +28,7 @@ from search.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, rea
 from search.retrieval.lexical import lexical_candidates, query_terms
 from search.retrieval.ranking import Hit, rank_hits
 from search.retrieval.semantic import vector_literal
+from search.retrieval.unnamed import capitalised_names, without_names, written_names
 from search.retrieval.words import query_words
 
 __all__ = ["Hit", "SearchOutcome", "search_memories"]
@@ -55,7 +57,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     now = timezone.now()
     semantic_state = semantic_state_now()  # a search during the start-up warm-up runs on text + graph
     semantic = semantic_state == "ready"
-    pending = _embedder.submit(_query_vector, query) if semantic else None
+    embedding = _QueryEmbedding(query) if semantic else None
     # A database call first: it lets go of the GIL, which the embedding thread needs to start.
     words = query_words(user_id, query, entities)
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
@@ -63,6 +65,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     resolved = resolve_entities(user_id, words.mentions, entities, words.direct)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
+    people = [r for r in resolved if r.entity is not None and r.entity.kind == EntityKind.PERSON]
     paths = reach_paths(reached)
     # Keywords (or, without vectors, the fallback) settle the gate; otherwise the centroid may move it.
     guess = query_gate(query, **gate_filters)
@@ -71,7 +74,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     # Word rarity only weighs the words: counted under the guessed gate, it need not wait for the vector.
     terms = query_terms(eligible, words.lexemes)
     lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=semantic) if settled else None
-    query_vector, vector = pending.result() if pending else (None, None)
+    query_vector, vector = embedding.result([r.mention for r in people]) if embedding else (None, None)
     gate = guess
     if query_vector is not None and not settled:
         gate = query_gate(query, query_vector=query_vector, **gate_filters)
@@ -83,17 +86,35 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     found = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached, paths=paths,
-                            limit=per_retriever, enough=limit, now=now, lexeme_weights=terms.weights)
+                            limit=per_retriever, enough=limit, now=now, lexeme_weights=terms.weights,
+                            people=[r.entity.pk for r in people])
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
     hits = rank_hits(found.ids, found.rows, found.graph.hop_paths, now=now, limit=limit,
                      max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, found.graph),
-                     freshness_weight=freshness_weight, query=query)
+                     freshness_weight=freshness_weight, query=query, people_named=bool(people))
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(found.ids),
         semantic=semantic_state,
     )
+
+
+class _QueryEmbedding:
+    """The query's vector with the people it names put as "they" (unnamed.py), started before they are
+    resolved: the text's guess at them, and the query as written when that guess may be wrong."""
+
+    def __init__(self, query: str):
+        self.query = query
+        self.guess = without_names(query, capitalised_names(query))
+        self.pending = {self.guess: _embedder.submit(_query_vector, self.guess)}
+        if self.guess != query:
+            self.pending[query] = _embedder.submit(_query_vector, query)
+
+    def result(self, people: list[str]):
+        text = without_names(self.query, written_names(self.query, people))
+        pending = self.pending.get(text) or _embedder.submit(_query_vector, text)
+        return pending.result()
 
 
 def _query_vector(query: str) -> tuple[list[float] | None, str | None]:

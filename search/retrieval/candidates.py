@@ -40,7 +40,8 @@ m.type = %(event)s AND EXISTS (
       AND (entity.last_mentioned_at < %(cutoff)s
            OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
 ),
-1 - {distance}, {lexical}, m.details @> %(assistant_said)s::jsonb
+1 - {distance}, {lexical}, m.details @> %(assistant_said)s::jsonb,
+EXISTS (SELECT 1 FROM memories_memoryentity about WHERE about.memory_id = m.id AND about.entity_id = ANY(%(people)s))
 """
 
 
@@ -56,14 +57,14 @@ class Found:
 
 def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lexical: list[int], reached: list,
                     paths: dict[int, str], limit: int, enough: int, now: datetime,
-                    lexeme_weights: dict[str, float]) -> Found:
+                    lexeme_weights: dict[str, float], people: list[int] = ()) -> Found:
     """The semantic (with a `vector`, as text), graph and given lexical candidates with their ranking columns.
 
     A nearest query that finds fewer than `enough` rows is widened (semantic.widened_candidates) and the
     statement asked again with the nearest rows it found."""
     def found(given=None) -> Found:
         return _found(eligible, vector=vector, given=given, lexical=lexical, reached=reached, paths=paths,
-                      limit=limit, now=now, lexeme_weights=lexeme_weights)
+                      limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
 
     first = found()
     if vector is None or first.nearest >= enough:
@@ -71,10 +72,11 @@ def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lex
     return found(widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=first.nearest))
 
 
-def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights) -> Found:
+def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,
+           people) -> Found:
     """Found from one statement (see `_statement`)."""
     sql = _statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, limit=limit, now=now,
-                     lexeme_weights=lexeme_weights)
+                     lexeme_weights=lexeme_weights, people=people)
     scanned = vector is not None and given is None
     rows = nearest_rows(sql, usual_breadth(limit) if scanned else None)
     semantic, graph, candidates, nearest_count = [], [], [], 0
@@ -94,14 +96,15 @@ def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit,
     return Found(ids, candidates, GraphFound.of(via, reached, paths), nearest_count)
 
 
-def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights) -> tuple[str, dict]:
+def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights,
+               people) -> tuple[str, dict]:
     """(sql, params): the candidates' ranking columns, then their semantic rank, graph rank and reached
     entity, and the rows of the nearest query (`given` (id, similarity) rows, when widened, replace it)."""
     retrieval = recall_setting("memory_retrieval")
     params = {"lexical_ids": lexical, "event": MemoryType.EVENT.value, "person": EntityKind.PERSON.value,
               "assistant_said": json.dumps({"said_by": SAID_BY_ASSISTANT}),
               "cutoff": now - timedelta(days=recall_setting("decay.stale_person_days")),
-              "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"]}
+              "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"], "people": list(people)}
     ctes, retrievers = [], ["SELECT unnest(%(lexical_ids)s::bigint[]) AS id"]
     vector_sql = None if vector is None else "(SELECT vector FROM query)"
     if vector is None:

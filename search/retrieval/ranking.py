@@ -100,6 +100,7 @@ class RankingRow(NamedTuple):
     similarity: float | None  # cosine similarity to the query vector (None: no vector, or not embedded yet)
     lexical: float  # summed rarity of the query's lexemes it holds (retrieval.lexical.weighted_match)
     said_by_assistant: bool  # what the assistant said (pipeline/assistant_turns.py)
+    about_person: bool  # linked to a person the query names
 
     @property
     def last_reinforced_at(self) -> datetime:
@@ -124,13 +125,15 @@ WHERE m.id = ANY(%(ids)s)
 
 def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: dict[int, str], *,
               now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float,
-              query: str = "") -> list[Hit]:
+              query: str = "", people_named: bool = False) -> list[Hit]:
     """Score every candidate (`rows`: their ranking columns, candidates.py), keep the best within the caps,
-    then load those memories in full."""
+    then load those memories in full. When the query names people (`people_named`), a memory linked to none
+    of them weighs `memory_retrieval.others_weight` of its relevance (search/retrieval/unnamed.py says why)."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     assistant_weight = 1.0 if asks_what_the_assistant_said(query) else recall_setting(
         "memory_retrieval.assistant_weight")
+    others_weight = recall_setting("memory_retrieval.others_weight")
     found = found_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
@@ -139,6 +142,8 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_path
         if freshness < floor:
             continue
         relevance = relevance_of(row) * (assistant_weight if row.said_by_assistant else 1.0)
+        if people_named and not row.about_person:
+            relevance *= others_weight
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
         score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
         ranks = found[row.pk]

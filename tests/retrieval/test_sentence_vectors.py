@@ -1,6 +1,6 @@
 """A long memory is found by the one sentence that answers the question (memories/sentences.py)."""
 from memories.models import Memory, MemorySentence
-from memories.sentences import sentence_texts
+from memories.sentences import embedding_text, sentence_texts
 from memories.services import memory_forget, memory_update
 from memories.tasks import embed_memories, embed_pending_memories
 from search.retrieval import search_memories
@@ -20,13 +20,14 @@ OTHERS = [
 ]
 
 
-def test_a_memory_of_several_sentences_gets_a_vector_per_sentence_with_its_speaker():
+def test_a_memory_of_several_sentences_gets_a_vector_per_sentence_without_its_speaker():
     assert sentence_texts(CATCH_UP) == [
-        "Anna: Hey Ben, so good to hear from you!",
-        "Anna: The weekend was a blur of errands and laundry.",
-        "Anna: Oh, and I finally signed up for violin lessons on Tuesday evenings.",
-        "Anna: Anyway, say hi to everyone!",
+        "Hey Ben, so good to hear from you!",
+        "The weekend was a blur of errands and laundry.",
+        "Oh, and I finally signed up for violin lessons on Tuesday evenings.",
+        "Anyway, say hi to everyone!",
     ]
+    assert embedding_text(CATCH_UP).startswith("Hey Ben, so good")
     assert sentence_texts("Allergic to penicillin") == []
     assert sentence_texts("Wow! Moved to Porto last spring.") == []  # "Wow!" says nothing on its own
 
