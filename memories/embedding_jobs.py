@@ -3,13 +3,15 @@ memory_semantic.* write mode), with its sentences (memories/sentences.py). The t
 them are memories/tasks.py's; jobs are enqueued by that name, so this module imports no task module."""
 import logging
 import threading
+from collections import defaultdict
 from contextlib import contextmanager
 
 from django.db import transaction
 from django_q.tasks import async_task
 
+from entities.models import EntityKind
 from memories.embedding import embed_texts
-from memories.models import EmbeddingStatus, Memory, MemorySentence
+from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemorySentence
 from memories.sentences import embedding_text, sentence_texts
 from recall_site.config import recall_setting
 
@@ -71,8 +73,10 @@ def embed_memories(memory_ids: list[int]) -> int:
     if not rows:
         return 0
     split = recall_setting("memory_semantic.sentence_vectors")
-    sentences = [sentence_texts(content) if split else [] for _, _, content in rows]
-    texts = [embedding_text(content) for _, _, content in rows] + [text for texts in sentences for text in texts]
+    people = _linked_people([pk for pk, _, _ in rows])
+    sentences = [sentence_texts(content, people[pk]) if split else [] for pk, _, content in rows]
+    texts = [embedding_text(content, people[pk]) for pk, _, content in rows]
+    texts += [text for texts_of in sentences for text in texts_of]
     try:
         vectors = embed_texts(texts, recall_setting("memory_semantic.embedding_batch_size"))
     except Exception:  # noqa: BLE001 - any model failure must leave the rows stored
@@ -92,6 +96,15 @@ def embed_memories(memory_ids: list[int]) -> int:
                     MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
         done += stored
     return done
+
+
+def _linked_people(memory_ids: list[int]) -> defaultdict[int, set[str]]:
+    """memory id → the names of the persons it is linked to (a speaker's line links its speaker)."""
+    people = defaultdict(set)
+    links = MemoryEntity.objects.filter(memory_id__in=memory_ids, entity__kind=EntityKind.PERSON)
+    for memory_id, name in links.values_list("memory_id", "entity__canonical_name"):
+        people[memory_id].add(name)
+    return people
 
 
 def embed_pending_memories(limit: int = 512) -> int:

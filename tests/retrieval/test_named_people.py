@@ -1,7 +1,7 @@
 """A question naming a person: the graph says whom a memory is about, the vector what it says (unnamed.py)."""
 import pytest
 
-from memories.embedding import embed_search_query
+from memories.embedding import embed_search_query, embed_texts
 from memories.sentences import embedding_text
 from search.retrieval import _QueryEmbedding, search_memories
 from search.retrieval.unnamed import capitalised_names, without_names, written_names
@@ -26,9 +26,21 @@ def test_the_names_a_query_writes_are_put_as_they():
     assert written_names("What did my boss say to Tom?", ["my boss", "Tom"]) == ["Tom"]
 
 
-def test_a_memory_is_embedded_without_its_speaker():
-    assert embedding_text(BEN_SWIMS).startswith("Anna, we went swimming")
+def test_a_memory_is_embedded_without_its_speaker_but_with_any_other_label():
+    assert embedding_text(BEN_SWIMS, {"Ben"}).startswith("Anna, we went swimming")
+    assert embedding_text(BEN_SWIMS, {"Anna"}) == BEN_SWIMS  # Anna is spoken to, not speaking
+    assert embedding_text("Redis memory usage: 2.1 GB at peak", {"Ben"}) == "Redis memory usage: 2.1 GB at peak"
     assert embedding_text("Allergic to penicillin") == "Allergic to penicillin"
+
+
+def test_the_vector_stored_leaves_out_only_a_linked_speaker(remember):
+    ben = factories.person("alice", "Ben")
+    spoken = remember(BEN_SWIMS, type="event", entities=[ben])
+    labelled = remember("Update: the build now takes 4 minutes", type="event", entities=[ben])
+    spoken.refresh_from_db(), labelled.refresh_from_db()
+    stripped, whole = embed_texts([BEN_SWIMS.removeprefix("Ben: "), labelled.content])
+    assert list(spoken.embedding) == pytest.approx(stripped, abs=1e-5)
+    assert list(labelled.embedding) == pytest.approx(whole, abs=1e-5)
 
 
 @pytest.mark.parametrize(("people", "embedded"), [
