@@ -1,11 +1,8 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from memories.review import views as review
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("review/", review.review_queue, name="review"),
     path("review/badge/", review.review_badge, name="review-badge"),
     path("review/bulk/", review.review_bulk, name="review-bulk"),

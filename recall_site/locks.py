@@ -9,13 +9,14 @@ writes never wait for it, and reads take no lock.
 
 PostgreSQL may still abort one of two transactions that wait on each other
 (a deadlock with a write that takes no user lock, such as the expiry purge);
-`retry_on_conflict` runs such a unit of work again.
+`retry_on_conflict` runs such a unit of work again. The locks are django-pglock's advisory locks.
 """
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+import pglock
 from django.db import OperationalError, connection
 
 T = TypeVar("T")
@@ -27,8 +28,7 @@ BACKOFF_SECONDS = 0.05
 
 def user_write_lock(user_id: str) -> None:
     """Wait for, then hold until the current transaction ends, the write lock of `user_id`."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"recall-write:{user_id}"])
+    pglock.advisory(f"recall-write:{user_id}", xact=True).acquire()
 
 
 @contextmanager
@@ -36,16 +36,15 @@ def user_queue_turn(user_id: str) -> Iterator[bool]:
     """Try to take the turn at running `user_id`'s queued background ingests (a session-level advisory
     lock, held across the many transactions of a job): yields whether this connection got it, and gives it
     back at exit. A worker that dies loses its connection and with it the turn, so the next one resumes."""
-    key = f"recall-ingest-queue:{user_id}"
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(hashtext(%s))", [key])
-        taken = cursor.fetchone()[0]
+    # acquire/release rather than the context manager, which would also open a savepoint inside a
+    # transaction: a job's failure must not roll back the progress it recorded.
+    turn = pglock.advisory(f"recall-ingest-queue:{user_id}", timeout=0)
+    taken = turn.acquire()
     try:
         yield taken
     finally:
         if taken:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(hashtext(%s))", [key])
+            turn.release()
 
 
 def retry_on_conflict(work: Callable[[], T]) -> T:

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "metrics",
     "portability",
     "assistants",
+    "console",
 ]
 
 MIDDLEWARE = [

@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", throttle_classes=[]), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", throttle_classes=[]), name="api-redoc"),
+    path("api/v1/", include("console.api.urls")),
     path("api/v1/", include("memories.api.urls")),
     path("api/v1/", include("search.api.urls")),
     path("api/v1/", include("ingest.api.urls")),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("", include("forgetting.urls")),
     path("", include("metrics.urls")),
     path("", include("portability.urls")),
+    path("", include("console.urls")),
     path("", include("memories.urls")),
     path("", include("search.urls")),
 ]

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import connection, transaction
+import pglock
+from django.db import transaction
 from django.utils import timezone
 
 from memories.models import SAID_BY_ASSISTANT, Memory, Scope, TurnInjection, UserProfile
@@ -143,8 +144,7 @@ def _recently_injected(user_id: str, session_id: str) -> set[int]:
 @transaction.atomic
 def turn_injection_record(*, user_id: str, session_id: str, memory_ids: list[int]) -> TurnInjection | None:
     """Record an injection unless another one landed in this session within the cooldown (race-safe)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"turn:{user_id}:{session_id}"])
+    pglock.advisory(f"turn:{user_id}:{session_id}", xact=True).acquire()
     if _last_injection_within_cooldown(user_id, session_id):
         return None
     return TurnInjection.objects.create(user_id=user_id, session_id=session_id, memory_ids=memory_ids)

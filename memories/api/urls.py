@@ -9,6 +9,4 @@ urlpatterns = [
     path("forget_memory", views.forget_memory_view, name="api-forget-memory"),
     path("profile", views.profile_view, name="api-profile"),
     path("update_user_profile", views.update_user_profile_view, name="api-update-user-profile"),
-    path("health", views.health_view, name="api-health"),
-    path("ready", views.ready_view, name="api-ready"),
 ]

@@ -1,9 +1,8 @@
-"""Memories API: list/get/update, forget_memory, restore, profile, health and readiness."""
+"""Memories API: list/get/update, forget_memory, restore, profile."""
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
-from rest_framework.decorators import api_view, permission_classes, throttle_classes
-from rest_framework.permissions import AllowAny
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from access.grants import actor_name
@@ -11,7 +10,6 @@ from access.scope import UserIdQuerySerializer, query_user_id, scoped_user_id
 from memories import selectors, services
 from memories.api import serializers as s
 from memories.expiry import MemoryNotExpiredError, memory_restore
-from memories.readiness import readiness
 from recall_site.api_input import validated
 from recall_site.api_pagination import lists_pages, paginated_response
 from recall_site.api_schema import with_errors
@@ -73,23 +71,6 @@ def update_user_profile_view(request):
     user_id = scoped_user_id(request, data.pop("user_id"))
     profile = services.profile_update(user_id=user_id, actor=actor_name(request.user), **data)
     return Response(s.ProfileSerializer(profile).data)
-
-
-@extend_schema(responses={200: inline_serializer("Health", {"status": serializers.CharField()})})
-@api_view(["GET"])
-@permission_classes([AllowAny])
-@throttle_classes([])  # a probe is never refused, and the rate limits' counts live in the database
-def health_view(request):
-    """Liveness: the process answers. It touches neither the database nor the model (/api/v1/ready does)."""
-    return Response({"status": "ok"})
-
-
-@extend_schema(responses={200: dict, 503: dict})
-@api_view(["GET"])
-@permission_classes([AllowAny])
-def ready_view(request):
-    report = readiness()
-    return Response(report, status=status.HTTP_200_OK if report["ready"] else status.HTTP_503_SERVICE_UNAVAILABLE)
 
 
 @extend_schema(request=None, responses=with_errors({200: s.MemoryOutputSerializer}, 400, 404))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from memories.demo import load_demo_data
+from console.demo import load_demo_data
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM must still be usable here.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -4,9 +4,9 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from audit.models import AuditEvent
+from console.demo import load_demo_data
 from entities.models import Entity
 from entities.services import entity_create, relation_upsert
-from memories.demo import load_demo_data
 from memories.services import memory_create
 from tests.browser.conftest import log_in, screenshot
 

@@ -2,8 +2,8 @@
 import re
 
 from audit.models import AuditEvent
+from console.demo import load_demo_data
 from entities.models import Entity, EntityMention, UnresolvedReference
-from memories.demo import load_demo_data
 from tests import factories
 from tests.conftest import make_account
 

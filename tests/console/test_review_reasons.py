@@ -1,8 +1,8 @@
 """Each waiting memory says why it waits in words built from what it holds, and shows its dates resolved."""
 from datetime import datetime, timezone
 
+from console.templatetags.console import when
 from entities.services import ambiguity_review_record
-from memories.templatetags.console import when
 from tests import factories
 
 

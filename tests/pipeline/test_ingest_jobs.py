@@ -1,6 +1,7 @@
 """POST /api/v1/ingest with "wait": false: the messages are stored as a job and answered 202; a django-q2 task
 runs them through the pipeline, one user's jobs oldest first; a worker that dies mid-job leaves nothing
 written twice; a forget of the session or of a person named reaches the waiting messages too."""
+import pglock
 import pytest
 from django.db import connections
 
@@ -94,13 +95,14 @@ def test_one_users_jobs_run_oldest_first(alice_api):
 def test_a_job_waits_while_another_worker_runs_its_users_queue(alice_api):
     job = enqueue(alice_api, "I work at Volkswagen")
     other = connections.create_connection("default")  # another worker's database session
+    turn = pglock.advisory("recall-ingest-queue:alice").int_lock_id
     try:
         with other.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_lock(hashtext('recall-ingest-queue:alice'))")
+            cursor.execute("SELECT pg_advisory_lock(%s)", [turn])
         assert ingest_job_run(job.pk) == 0
         assert IngestJob.objects.get(pk=job.pk).status == "queued"
         with other.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(hashtext('recall-ingest-queue:alice'))")
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [turn])
     finally:
         other.close()
     assert ingest_job_run(job.pk) == 1

@@ -110,7 +110,7 @@ def test_an_import_over_the_body_cap_is_413_and_imports_nothing(alice_api, docum
 
 
 def test_the_demo_users_export_goes_back_in_whole(alice_api, alice, alice_copy):
-    from memories.demo import load_demo_data
+    from console.demo import load_demo_data
 
     load_demo_data()
     UserIdGrant.objects.get_or_create(account=alice, user_id="default")

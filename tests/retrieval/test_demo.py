@@ -1,6 +1,6 @@
 """The demo data set answers the seed's queries end to end (what `make run` shows)."""
+from console.demo import load_demo_data
 from entities.merge import merge_suggestions
-from memories.demo import load_demo_data
 from memories.models import Memory
 from memories.review.selectors import memories_needing_review, with_review_reasons
 

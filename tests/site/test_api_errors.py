@@ -18,7 +18,7 @@ def test_a_crash_inside_an_api_view_is_a_json_500(db, monkeypatch):
     def crash():
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("memories.api.views.readiness", crash)
+    monkeypatch.setattr("console.api.views.readiness", crash)
     response = Client(raise_request_exception=False).get("/api/v1/ready")
     assert (response.status_code, response["Content-Type"]) == (500, "application/json")
     assert response.json()["error"] == "server_error" and "boom" not in response.content.decode()

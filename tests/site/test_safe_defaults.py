@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.management import call_command
 from django.test import Client
 
-from memories.management.commands import serve as serve_command
+from console.management.commands import serve as serve_command
 from recall_site.secret_key import DEVELOPMENT_KEY, load_secret_key
 
 ROOT = Path(__file__).resolve().parents[2]

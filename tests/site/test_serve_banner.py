@@ -1,7 +1,7 @@
 """The `serve` start banner prints commands that run as written from the project folder."""
 from io import StringIO
 
-from memories.management.commands.serve import Command
+from console.management.commands.serve import Command
 
 
 def banner(*, demo: bool) -> str:

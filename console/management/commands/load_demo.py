@@ -1,7 +1,7 @@
 """Load the demo accounts and the demo user's memories (idempotent)."""
 from django.core.management.base import BaseCommand
 
-from memories.demo import load_demo_data
+from console.demo import load_demo_data
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ The web server is uvicorn (ASGI: the console, the REST API and the MCP endpoint 
 RECALL_WEB_THREADS threads, one hop per request (recall_site/asgi.py); X-Forwarded-For counts only from
 RECALL_TRUSTED_PROXIES (recall_site/client_ip.py); static files come from WhiteNoise. `--dev`
 runs Django's development server instead (auto-reload off). The banner names the demo logins only
-when they exist: memories/demo.py makes them with the demo data, and `--no-demo` leaves both out.
+when they exist: console/demo.py makes them with the demo data, and `--no-demo` leaves both out.
 
 Stopping reaches what each child started too (a cluster's worker processes, known by psutil as they
 run): SIGINT to each child, SIGTERM to each child's tree after STOP_GRACE_SECONDS, SIGKILL to whatever is
@@ -31,7 +31,7 @@ from django.core.management.base import BaseCommand
 from recall_site.embedded_db import stop_embedded_server_if_unused
 from recall_site.schedules import ensure_schedules
 
-DEMO_LOGINS = ("demo", "admin")  # made by memories/demo.py, with the demo data
+DEMO_LOGINS = ("demo", "admin")  # made by console/demo.py, with the demo data
 MAX_RESTARTS, RESTART_WINDOW = 5, 60.0
 # Stopping: SIGINT, then SIGTERM after STOP_GRACE_SECONDS, then SIGKILL after STOP_TERM_SECONDS more. A django-q
 # cluster told to stop while still starting can miss SIGINT and wait for ever.

@@ -27,7 +27,7 @@ NAV_ITEMS = (  # (URL name, label)
 )
 
 
-@register.inclusion_tag("memories/_nav.html", takes_context=True)
+@register.inclusion_tag("console/_nav.html", takes_context=True)
 def console_nav(context):
     request = context["request"]
     acting = console_user_id(request)
