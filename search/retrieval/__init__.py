@@ -85,17 +85,17 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    found = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached, paths=paths,
-                            limit=per_retriever, enough=limit, now=now, lexeme_weights=terms.weights,
-                            people=[r.entity.pk for r in people])
+    candidates = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached,
+                                 paths=paths, limit=per_retriever, enough=limit, now=now,
+                                 lexeme_weights=terms.weights, people=[r.entity.pk for r in people])
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
-    hits = rank_hits(found.ids, found.rows, found.graph.hop_paths, now=now, limit=limit,
-                     max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, found.graph),
+    hits = rank_hits(candidates.ids, candidates.rows, candidates.graph.hop_paths, now=now, limit=limit,
+                     max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, candidates.graph),
                      freshness_weight=freshness_weight, query=query, people_named=bool(people))
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
-        resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(found.ids),
+        resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates.ids),
         semantic=semantic_state,
     )
 

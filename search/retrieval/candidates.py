@@ -21,7 +21,7 @@ from entities.models import EntityKind
 from memories.models import SAID_BY_ASSISTANT, MemoryType
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
-from search.retrieval.graph import GraphFound, graph_pool
+from search.retrieval.graph import GraphCandidates, graph_pool
 from search.retrieval.lexical import weighted_match
 from search.retrieval.ranking import RankingRow
 from search.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
@@ -46,44 +46,44 @@ EXISTS (SELECT 1 FROM memories_memoryentity about WHERE about.memory_id = m.id A
 
 
 @dataclass
-class Found:
+class Candidates:
     """The candidates: each retriever's ids, best first, and the ranking columns of all of them."""
 
     ids: dict[str, list[int]]  # "lexical", "semantic" (with a vector), "graph"
     rows: list[RankingRow]
-    graph: GraphFound
+    graph: GraphCandidates
     nearest: int  # rows the nearest query found, before the similarity floor
 
 
 def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lexical: list[int], reached: list,
                     paths: dict[int, str], limit: int, enough: int, now: datetime,
-                    lexeme_weights: dict[str, float], people: list[int] = ()) -> Found:
+                    lexeme_weights: dict[str, float], people: list[int] = ()) -> Candidates:
     """The semantic (with a `vector`, as text), graph and given lexical candidates with their ranking columns.
 
     A nearest query that finds fewer than `enough` rows is widened (semantic.widened_candidates) and the
     statement asked again with the nearest rows it found."""
-    def found(given=None) -> Found:
-        return _found(eligible, vector=vector, given=given, lexical=lexical, reached=reached, paths=paths,
+    def ask(given=None) -> Candidates:
+        return _from_statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, paths=paths,
                       limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
 
-    first = found()
+    first = ask()
     if vector is None or first.nearest >= enough:
         return first
-    return found(widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=first.nearest))
+    return ask(widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=first.nearest))
 
 
-def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,
-           people) -> Found:
-    """Found from one statement (see `_statement`)."""
+def _from_statement(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,
+                    people) -> Candidates:
+    """The candidates from one statement (see `_statement`)."""
     sql = _statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, limit=limit, now=now,
                      lexeme_weights=lexeme_weights, people=people)
     scanned = vector is not None and given is None
-    rows = nearest_rows(sql, usual_breadth(limit) if scanned else None)
-    semantic, graph, candidates, nearest_count = [], [], [], 0
-    for *columns, semantic_rank, graph_rank, entity_id, nearest_count in rows:
+    semantic, graph, ranking_rows, nearest_count = [], [], [], 0
+    for *columns, semantic_rank, graph_rank, entity_id, nearest_count in nearest_rows(
+            sql, usual_breadth(limit) if scanned else None):
         if columns[0] is None:  # no candidate at all: only the count of nearest rows
             continue
-        candidates.append(RankingRow(*columns))
+        ranking_rows.append(RankingRow(*columns))
         if semantic_rank is not None:
             semantic.append((semantic_rank, columns[0]))
         if graph_rank is not None:
@@ -93,7 +93,7 @@ def _found(eligible: Eligible, *, vector, given, lexical, reached, paths, limit,
         ids["semantic"] = [pk for _, pk in sorted(semantic)]
     via = {pk: entity_id for _, pk, entity_id in sorted(graph)}
     ids["graph"] = list(via)
-    return Found(ids, candidates, GraphFound.of(via, reached, paths), nearest_count)
+    return Candidates(ids, ranking_rows, GraphCandidates.of(via, reached, paths), nearest_count)
 
 
 def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights,
@@ -133,7 +133,7 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
         ctes.append("bounds AS (SELECT least(%(graph_max_distance)s, min(distance) + %(graph_margin)s) AS distance"
                     " FROM semantic)")
         graph_sql, graph_params = graph_pool(
-            eligible, reached, found="(%(lexical_ids)s::bigint[] || ARRAY(SELECT id FROM semantic))",
+            eligible, reached, among="(%(lexical_ids)s::bigint[] || ARRAY(SELECT id FROM semantic))",
             max_distance="(SELECT distance FROM bounds)", vector=vector_sql,
             limit=limit)
         params.update(graph_params)

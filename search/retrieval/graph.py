@@ -135,7 +135,7 @@ def reach_paths(reached: list) -> dict[int, str]:
 
 
 # The reached entities' pooled memories: each entity's `per_entity` newest linked memories and its
-# linked ones among the other retrievers' candidates ({found}, an SQL array), each memory once, with its
+# linked ones among the other retrievers' candidates ({among}, an SQL array), each memory once, with its
 # nearest reached entity (the earlier one in `reached` order on a tie) and whether that entity is a hub
 # (`graph_hub_memories` linked memories or more).
 _POOL_SQL = """
@@ -156,17 +156,17 @@ JOIN (
         ) AS newest
         UNION
         SELECT memory_id, entity_id FROM memories_memoryentity
-        WHERE memory_id = ANY({found}) AND entity_id = ANY(%(reached_ids)s)
+        WHERE memory_id = ANY({among}) AND entity_id = ANY(%(reached_ids)s)
     ) AS linked ON linked.entity_id = reached.entity_id
     ORDER BY linked.memory_id, reached.depth, reached.position
 ) AS pool ON pool.memory_id = m.id
 """
 
 
-def graph_pool(eligible: Eligible, reached: list, *, found: str, max_distance: str | None, vector: str | None,
+def graph_pool(eligible: Eligible, reached: list, *, among: str, max_distance: str | None, vector: str | None,
                limit: int) -> tuple[str, dict]:
     """(sql, params) of the reached entities' pooled memories that pass the gate and relate to the query, best
-    first: (memory id, reached entity id, rank). `found` is an SQL array of the other retrievers' candidates,
+    first: (memory id, reached entity id, rank). `among` is an SQL array of the other retrievers' candidates,
     `max_distance` an SQL expression for 1 - the similarity floor (see the module docstring).
 
     Ordered by cosine distance to the query plus a penalty per hop (or by hop,
@@ -187,13 +187,13 @@ def graph_pool(eligible: Eligible, reached: list, *, found: str, max_distance: s
     else:
         order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
     sql, params = eligible.query(f"m.id, pool.entity_id, row_number() OVER (ORDER BY {order}) AS rank",
-                                 join=_POOL_SQL.replace("{found}", found), where=where, order=order, **params)
+                                 join=_POOL_SQL.replace("{among}", among), where=where, order=order, **params)
     params["graph_limit"] = limit
     return f"{sql} LIMIT %(graph_limit)s", params
 
 
 @dataclass(frozen=True)
-class GraphFound:
+class GraphCandidates:
     """The graph retriever's candidates, best first, with how each was reached."""
 
     ids: list[int]
@@ -201,14 +201,14 @@ class GraphFound:
     start_of: dict[int, int]  # memory id → the mentioned entity its walk started from
 
     @classmethod
-    def of(cls, via: dict[int, int], reached: list, paths: dict[int, str]) -> "GraphFound":
+    def of(cls, via: dict[int, int], reached: list, paths: dict[int, str]) -> "GraphCandidates":
         """From {memory id: reached entity id}, best first, and reach_paths(reached)."""
         by_entity = {r.entity_id: r for r in reached}
         return cls(list(via), {memory_id: paths[entity_id] for memory_id, entity_id in via.items()},
                    {memory_id: by_entity[entity_id].node_path[0] for memory_id, entity_id in via.items()})
 
 
-def mentions_of(resolved: list[ResolvedEntity], graph: GraphFound) -> dict[int, str]:
+def mentions_of(resolved: list[ResolvedEntity], graph: GraphCandidates) -> dict[int, str]:
     """memory id → the query's words for the person its walk started from ("sarah", "my boss")."""
     mention_by_entity = {r.entity.pk: r.mention for r in resolved if r.entity is not None}
     return {memory_id: mention_by_entity.get(start, "") for memory_id, start in graph.start_of.items()}

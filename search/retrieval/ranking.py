@@ -75,7 +75,7 @@ class Hit:
     content: str = ""  # the memory's words as returned: shortened when the hits' words exceed max_chars
 
 
-def found_ranks(candidates: dict[str, list[int]]) -> dict[int, dict[str, int]]:
+def retriever_ranks(candidates: dict[str, list[int]]) -> dict[int, dict[str, int]]:
     """memory id → {retriever: 1-based rank in that retriever's list}."""
     ranks: dict[int, dict[str, int]] = {}
     for name, ids in candidates.items():
@@ -134,7 +134,7 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_path
     assistant_weight = 1.0 if asks_what_the_assistant_said(query) else recall_setting(
         "memory_retrieval.assistant_weight")
     others_weight = recall_setting("memory_retrieval.others_weight")
-    found = found_ranks(candidates)
+    ranks_of = retriever_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
     for row in rows:
@@ -146,7 +146,7 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_path
             relevance *= others_weight
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
         score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
-        ranks = found[row.pk]
+        ranks = ranks_of[row.pk]
         hits.append(Hit(row, score, freshness, relevance, sorted(ranks, key=ranks.get), hop_paths.get(row.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
@@ -157,7 +157,7 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_path
     for hit in chosen:
         similarity = hit.memory.similarity
         hit.memory = full[hit.memory.pk]
-        hit.explanation = _explain(hit, found[hit.memory.pk], similarity)
+        hit.explanation = _explain(hit, ranks_of[hit.memory.pk], similarity)
     return chosen
 
 
@@ -249,10 +249,10 @@ def _shortened(text: str, length: int) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
 
 
-def _explain(hit: Hit, found: dict[str, int], similarity: float | None) -> str:
+def _explain(hit: Hit, ranks: dict[str, int], similarity: float | None) -> str:
     parts = []
     for name in hit.retrievers:
-        detail = f"{name} #{found[name]}"
+        detail = f"{name} #{ranks[name]}"
         if name == "graph" and hit.hop_path:
             detail += f" via {hit.hop_path}"
         parts.append(detail)
