@@ -26,7 +26,7 @@ from search.retrieval.eligible import eligible_clause
 from search.retrieval.gating import query_gate
 from search.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
 from search.retrieval.lexical import lexical_candidates, query_terms
-from search.retrieval.ranking import Hit, rank_hits
+from search.retrieval.ranking import Hit, load_hits, rank
 from search.retrieval.semantic import vector_literal
 from search.retrieval.unnamed import capitalised_names, without_names, written_names
 from search.retrieval.words import query_words
@@ -90,9 +90,9 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
                                  lexeme_weights=terms.weights, people=[r.entity.pk for r in people])
     if freshness_weight is None:
         freshness_weight = retrieval["freshness_weight"]
-    hits = rank_hits(candidates.ids, candidates.rows, candidates.graph.hop_paths, now=now, limit=limit,
-                     max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, candidates.graph),
-                     freshness_weight=freshness_weight, query=query, people_named=bool(people))
+    hits = load_hits(rank(candidates.ids, candidates.rows, candidates.graph.hop_paths, now=now, limit=limit,
+                          max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, candidates.graph),
+                          freshness_weight=freshness_weight, query=query, people_named=bool(people)))
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates.ids),

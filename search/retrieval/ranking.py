@@ -123,12 +123,13 @@ WHERE m.id = ANY(%(ids)s)
 """
 
 
-def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: dict[int, str], *,
-              now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float,
-              query: str = "", people_named: bool = False) -> list[Hit]:
-    """Score every candidate (`rows`: their ranking columns, candidates.py), keep the best within the caps,
-    then load those memories in full. When the query names people (`people_named`), a memory linked to none
-    of them weighs `memory_retrieval.others_weight` of its relevance (search/retrieval/unnamed.py says why)."""
+def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: dict[int, str], *,
+         now: datetime, limit: int, max_chars: int, graph_mentions=None, freshness_weight: float,
+         query: str = "", people_named: bool = False) -> list[Hit]:
+    """Score every candidate (`rows`: their ranking columns, candidates.py) and keep the best within the caps,
+    each hit's `memory` still its RankingRow (`load_hits` loads them in full). No database: a function of the
+    rows and the config. When the query names people (`people_named`), a memory linked to none of them
+    weighs `memory_retrieval.others_weight` of its relevance (search/retrieval/unnamed.py says why)."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     assistant_weight = 1.0 if asks_what_the_assistant_said(query) else recall_setting(
@@ -150,15 +151,21 @@ def rank_hits(candidates: dict[str, list[int]], rows: list[RankingRow], hop_path
         hits.append(Hit(row, score, freshness, relevance, sorted(ranks, key=ranks.get), hop_paths.get(row.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
     chosen = _capped(hits, limit=limit, max_chars=max_chars)
-    full = {memory.pk: memory for memory in models_from_sql(
-        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, {"ids": [hit.memory.pk for hit in chosen]},
-        extra=("linked_entities",))}
-    chosen = [hit for hit in chosen if hit.memory.pk in full]  # forgotten in the meantime: gone
     for hit in chosen:
-        similarity = hit.memory.similarity
-        hit.memory = full[hit.memory.pk]
-        hit.explanation = _explain(hit, ranks_of[hit.memory.pk], similarity)
+        hit.explanation = _explain(hit, ranks_of[hit.memory.pk], hit.memory.similarity)
     return chosen
+
+
+def load_hits(hits: list[Hit]) -> list[Hit]:
+    """The ranked hits with their memories in full (one statement, linked entities included); a memory
+    forgotten since it was ranked is left out."""
+    full = {memory.pk: memory for memory in models_from_sql(
+        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, {"ids": [hit.memory.pk for hit in hits]},
+        extra=("linked_entities",))}
+    loaded = [hit for hit in hits if hit.memory.pk in full]
+    for hit in loaded:
+        hit.memory = full[hit.memory.pk]
+    return loaded
 
 
 # "Which library did you recommend?", "what plan did we settle on?": a question about what the assistant said.
