@@ -21,13 +21,12 @@ from entities.models import (
     UnresolvedReference,
 )
 from entities.names import normalize_name
+from entities.vocabulary import PARTNERS
 from recall_site.raw_models import columns, models_from_sql
 
 SELF_NAME = "me"
 # A user has one of each of these at a time; assigning the role moves the alias.
-EXCLUSIVE_ROLE_ALIASES = {
-    "my manager", "my partner", "my wife", "my husband", "my girlfriend", "my boyfriend", "my mother", "my father",
-}
+EXCLUSIVE_ROLE_ALIASES = {f"my {role}" for role in ("manager", *PARTNERS, "mother", "father")}
 ENTITY_FIELDS = Entity._meta.concrete_fields  # what the hand-written entity reads select
 
 

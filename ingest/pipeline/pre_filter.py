@@ -17,6 +17,7 @@ per message.
 """
 import re
 
+from entities.vocabulary import AT_WORK, CARERS, CLOSE_FAMILY, PARTNERS, alternatives
 from ingest.pipeline.assistant_turns import ASSISTANT, assistant_relevance
 from ingest.pipeline.base import Rejected, Stage, WorkItem
 from ingest.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
@@ -40,10 +41,8 @@ CUES = [
                 r"hired|promoted|quit|retired|graduated|married|engaged|divorced|pregnant|born|birthday|"
                 r"my name is|call me|diagnosed|medication|take \w+ (daily|every)|"
                 r"i'm an? |i am an? )\b", CI), 0.3),
-    (re.compile(r"\b(partner|wife|husband|girlfriend|boyfriend|fianc\w*|sister|brother|sibling|mom|mum|mother|"
-                r"dad|father|son|daughter|kids?|children|manager|boss|colleague|coworker|co-worker|client|"
-                r"roommate|flatmate|friend|neighbou?r|cousin|aunt|uncle|grandma|grandpa|doctor|therapist|"
-                r"dentist)\b", CI), 0.25),
+    (re.compile(rf"\b({alternatives(PARTNERS, CLOSE_FAMILY, AT_WORK, CARERS)}|fianc\w*|kids?|children|"
+                r"roommate|flatmate|friend|neighbou?r|cousin|aunt|uncle|grandma|grandpa)\b", CI), 0.25),
     (re.compile(r"\b(lunch|dinner|breakfast|brunch|coffee with|meeting|call with|appointment|interview|flight|"
                 r"trip|party|wedding|conference|visit\w*|check-?up|drinks|concert|review|standup|1:1|"
                 r"one-on-one|deadline|demo|presentation|class|lesson|vacation|holiday|rescheduled?|"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
 from ingest.pipeline.base import Candidate, Stage, WorkItem
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.embedding import embed_query, embed_texts
@@ -37,9 +38,9 @@ KEYWORDS = {
         r"pregnan\w*|check-?up|inhaler|clinic|headaches?|vaccin\w*|mental health|depress\w*|anxiety|"
         r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*)\b", CI),
     "relationship": re.compile(
-        r"\b(partner|wife|husband|girlfriend|boyfriend|married|marry|dating|divorc\w*|break ?up|broke up|"
-        r"fianc\w*|anniversary|relationship|sister|brother|sibling|mom|mum|mother|dad|father|parents?|"
-        r"family|kids|son|daughter|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
+        rf"\b({alternatives(PARTNERS, CLOSE_FAMILY)}|married|marry|dating|divorc\w*|break ?up|broke up|"
+        r"fianc\w*|anniversary|relationship|parents?|"
+        r"family|kids|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
     "professional": re.compile(
         r"\b(work\w*|job|manager|boss|colleague|co-?worker|client|project|proposal|deadline|promot\w*|"
         r"salary|raise|office|company|team|career|quarterly|report|presentation|standup|sprint|employer|"

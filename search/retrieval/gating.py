@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from entities.vocabulary import PARTNERS, alternatives
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
@@ -29,7 +30,7 @@ EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")
 KEYWORDS = {
     "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
               r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b",
-    "relationship": r"partner|girlfriend|boyfriend|wife|husband|spouse|dating|marri|wedding|divorce|"
+    "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"
                     r"break ?up|anniversary|relationship|fianc|romantic",
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
                     r"quarterly|roadmap|budget|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
