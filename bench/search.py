@@ -523,6 +523,34 @@ def _drop_secondary_indexes(cursor, table: str) -> list[tuple[str, str]]:
     return dropped
 
 
+def rebuild_indexes(cursor, dropped: list[tuple[str, tuple[str, str]]], index_memory: str) -> None:
+    """Build again the indexes `_drop_secondary_indexes` dropped (inside the load's transaction), printing each
+    one's time and PostgreSQL's notices."""
+    from django.db import connection
+
+    cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [index_memory])
+    cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
+    notice = lambda diagnostic: print(f"  NOTICE: {diagnostic.message_primary}", flush=True)  # noqa: E731
+    connection.connection.add_notice_handler(notice)
+    try:
+        for table, (name, definition) in dropped:
+            step = time.perf_counter()
+            cursor.execute(definition)
+            print(f"CREATE INDEX {name} ({table}): {time.perf_counter() - step:.1f}s", flush=True)
+    finally:
+        connection.connection.remove_notice_handler(notice)
+
+
+def vacuum_analyze_loaded() -> None:
+    from django.db import connection
+
+    step = time.perf_counter()
+    with connection.cursor() as cursor:
+        for table in LOADED_TABLES:
+            cursor.execute(f"VACUUM ANALYZE {table}")
+    print(f"VACUUM ANALYZE: {time.perf_counter() - step:.1f}s", flush=True)
+
+
 def load_million(scale: float, index_memory: str = "5GB") -> None:
     """The 1M case at `scale` (1: 2M memories): per user of MILLION_LAYOUT its entity graph and
     round(100k * scale) memories per corpus copy, COPYed with the secondary indexes dropped, which are then
@@ -595,22 +623,8 @@ def load_million(scale: float, index_memory: str = "5GB") -> None:
         links = _copy(cursor, "memories_memoryentity", LINK_COPY_COLUMNS, link_rows())
         print(f"COPY memories_memoryentity: {links} rows in {time.perf_counter() - step:.1f}s", flush=True)
         print(f"insert total: {time.perf_counter() - began:.1f}s", flush=True)
-        cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [index_memory])
-        cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
-        notice = lambda diagnostic: print(f"  NOTICE: {diagnostic.message_primary}", flush=True)  # noqa: E731
-        connection.connection.add_notice_handler(notice)
-        try:
-            for table, (name, definition) in dropped:
-                step = time.perf_counter()
-                cursor.execute(definition)
-                print(f"CREATE INDEX {name} ({table}): {time.perf_counter() - step:.1f}s", flush=True)
-        finally:
-            connection.connection.remove_notice_handler(notice)
-    step = time.perf_counter()
-    with connection.cursor() as cursor:
-        for table in LOADED_TABLES:
-            cursor.execute(f"VACUUM ANALYZE {table}")
-    print(f"VACUUM ANALYZE: {time.perf_counter() - step:.1f}s", flush=True)
+        rebuild_indexes(cursor, dropped, index_memory)
+    vacuum_analyze_loaded()
     print(f"loaded {count} memories in {time.perf_counter() - began:.0f}s", flush=True)
 
 

@@ -245,25 +245,8 @@ def load_tenants(counts: np.ndarray, seed: int, index_memory: str) -> None:
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                            f"(SELECT coalesce(max(id), 0) + 1 FROM {table}), false)")
             print(f"COPY {table}: {count} rows in {time.perf_counter() - step:.1f}s", flush=True)
-        cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [index_memory])
-        cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
-        notice = lambda diagnostic: print(f"  NOTICE: {diagnostic.message_primary}", flush=True)  # noqa: E731
-        connection.connection.add_notice_handler(notice)
-        try:
-            step = time.perf_counter()
-            for table, (name, definition) in dropped:
-                started = time.perf_counter()
-                cursor.execute(definition)
-                if time.perf_counter() - started > 5:
-                    print(f"CREATE INDEX {name} ({table}): {time.perf_counter() - started:.1f}s", flush=True)
-            print(f"{len(dropped)} indexes built in {time.perf_counter() - step:.1f}s", flush=True)
-        finally:
-            connection.connection.remove_notice_handler(notice)
-    step = time.perf_counter()
-    with connection.cursor() as cursor:
-        for table in bench.LOADED_TABLES:
-            cursor.execute(f"VACUUM ANALYZE {table}")
-    print(f"VACUUM ANALYZE: {time.perf_counter() - step:.1f}s", flush=True)
+        bench.rebuild_indexes(cursor, dropped, index_memory)
+    bench.vacuum_analyze_loaded()
     print(f"load time: {total} memories of {users} users in {time.perf_counter() - began:.0f}s", flush=True)
 
 
