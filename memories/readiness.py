@@ -60,7 +60,10 @@ def run_canary() -> CanaryResult:
         return CanaryResult(False, "canary_connection", load_ms)
     finally:
         executor.shutdown(wait=False)
-    return CanaryResult(True, "", load_ms, (time.perf_counter() - began) * 1000)
+    ping_ms = (time.perf_counter() - began) * 1000
+    if ping_ms >= timeout_ms:  # the worker thread can finish before result() is even called
+        return CanaryResult(False, "canary_timeout", load_ms, ping_ms)
+    return CanaryResult(True, "", load_ms, ping_ms)
 
 
 def canary_result(wait: bool = True) -> CanaryResult | None:
