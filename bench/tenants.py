@@ -327,7 +327,7 @@ def semantic_recall(eligible, user: str, vector: str) -> dict[int, float] | None
     exact = exact_nearest(eligible, vector, max(RECALL_AT))
     if not exact:
         return None
-    found = find_candidates(eligible, user_id=user, vector=vector, lexical=[], reached=[], paths={},
+    found = find_candidates(eligible, vector=vector, lexical=[], reached=[], paths={},
                             limit=per_retriever, enough=SEARCH_LIMIT, now=timezone.now(), lexeme_weights={},
                             people=[])
     distance = {row.pk: 1.0 - row.similarity for row in found.rows if row.similarity is not None}

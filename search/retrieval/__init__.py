@@ -85,7 +85,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
-    candidates = find_candidates(eligible, user_id=user_id, vector=vector, lexical=lexical, reached=reached,
+    candidates = find_candidates(eligible, vector=vector, lexical=lexical, reached=reached,
                                  paths=paths, limit=per_retriever, enough=limit, now=now,
                                  lexeme_weights=terms.weights, people=[r.entity.pk for r in people])
     if freshness_weight is None:

@@ -55,7 +55,7 @@ class Candidates:
     nearest: int  # rows the nearest query found, before the similarity floor
 
 
-def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lexical: list[int], reached: list,
+def find_candidates(eligible: Eligible, *, vector: str | None, lexical: list[int], reached: list,
                     paths: dict[int, str], limit: int, enough: int, now: datetime,
                     lexeme_weights: dict[str, float], people: list[int] = ()) -> Candidates:
     """The semantic (with a `vector`, as text), graph and given lexical candidates with their ranking columns.
@@ -69,7 +69,8 @@ def find_candidates(eligible: Eligible, *, user_id: str, vector: str | None, lex
     first = ask()
     if vector is None or first.nearest >= enough:
         return first
-    return ask(widened_candidates(eligible, vector, limit, user_id=user_id, enough=enough, found=first.nearest))
+    widened = widened_candidates(eligible, vector, limit, enough=enough, found=first.nearest)
+    return first if widened is None else ask(widened)
 
 
 def _from_statement(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,

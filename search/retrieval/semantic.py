@@ -5,21 +5,24 @@ memories and the memories of the nearest sentences are candidates, at the mean o
 distance and the best part's (`memory_distance`).
 
 A search gated to one query domain reads that gate's partial HNSW index
-(memories.models), so the nearest rows come from the domains it may see.
-pgvector 0.6 still filters HNSW results after the index scan: with `hnsw.ef_search`
-candidates and a filter that keeps few of them (one user's rows in a shared
-table, a types filter, explicit domains), too few rows can come back. Then the
-scan is repeated with a breadth scaled to the shortfall (at most pgvector's
-1000), and if the filter is more selective still, as an exact scan over the
-eligible rows (index scans off) if the user has at most `exact_scan_max_rows`
-memories — what a user with few memories gets from the planner anyway. A large
-user whose filter is that selective keeps the short list; full-text and graph
-candidates still apply.
+(memories.models), so the nearest rows come from the domains it may see. An HNSW
+scan finds `hnsw.ef_search` candidates and filters them afterwards: one user's rows
+in a shared table, a types filter or explicit domains can keep too few of them.
+On pgvector >= 0.8 (the embedded server's 0.8.5) each connection turns on iterative
+index scans (`memory_semantic.hnsw_iterative_scan`, in relaxed order: the statement
+re-sorts by distance anyway), so the scan goes on until the limit is met or
+`hnsw.max_scan_tuples` have been visited. When the rows still come back short, the
+eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
+than were found and no more than that bound, an exact scan over them (index scans
+off) gives them all; a filter that keeps more rows than the bound keeps the short
+list (full-text and graph candidates still apply). On an older pgvector (an
+external server at 0.6 or 0.7) the scan is first repeated with a breadth scaled to
+the shortfall (at most pgvector's 1000).
 
-Each new database connection starts with the configured breadth as its session
-setting (`use_session_breadth`, once per PostgreSQL connection: a pooled one keeps
-it between requests), so the usual scan is one statement; only a different
-breadth (a widened scan, a test's override) sets it in a transaction.
+Each new database connection starts with the configured breadth and iterative scan
+as its session settings (`use_session_settings`, once per PostgreSQL connection: a
+pooled one keeps them between requests), so the usual scan is one statement; only
+a different breadth (a widened scan, a test's override) sets it in a transaction.
 """
 from django.db import connection, transaction
 
@@ -78,31 +81,57 @@ def usual_breadth(limit: int) -> str | None:
     return None if getattr(connection, "recall_hnsw_breadth", None) == breadth else f"hnsw.ef_search = {breadth}"
 
 
-def use_session_breadth(sender, connection, **kwargs) -> None:
-    """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth (set in
-    autocommit, so no rolled-back transaction undoes it; a pooler that drops it only costs a widened scan).
-    A connection handed out again by the pool has it already: no statement then."""
+# The breadth, and the iterative scan where the installed pgvector has it (>= 0.8): the second column is
+# the mode set, "unsupported" on an older pgvector, NULL before the extension is installed (a connection
+# opened before `migrate`: it tries again next time).
+_SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false),
+    (SELECT CASE WHEN string_to_array(extversion, '.')::int[] >= '{0,8,0}'
+                 THEN set_config('hnsw.iterative_scan', %(iterative)s, false) ELSE 'unsupported' END
+     FROM pg_extension WHERE extname = 'vector')"""
+
+
+def use_session_settings(sender, connection, **kwargs) -> None:
+    """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth and, on
+    pgvector >= 0.8, `hnsw.iterative_scan` the configured mode (set in autocommit, so no rolled-back
+    transaction undoes them; a pooler that drops them only costs a widened or exact scan). A connection
+    handed out again by the pool has them already: no statement then."""
     if connection.vendor != "postgresql":
         return
     breadth = hnsw_breadth(recall_setting("memory_retrieval.candidate_limit"))
-    if getattr(connection.connection, "recall_hnsw_breadth", None) != breadth:
+    mode = "relaxed_order" if recall_setting("memory_semantic.hnsw_iterative_scan") else "off"
+    settings = (breadth, mode)
+    raw = connection.connection
+    if getattr(raw, "recall_session_settings", None) != settings:
         with connection.cursor() as cursor:
-            cursor.execute(f"SET hnsw.ef_search = {breadth}")
-        connection.connection.recall_hnsw_breadth = breadth
+            cursor.execute(_SESSION_SETTINGS, {"breadth": str(breadth), "iterative": mode})
+            iterative = cursor.fetchone()[1]
+        raw.recall_iterative_scan = iterative not in (None, "off", "unsupported")
+        if iterative is not None:
+            raw.recall_session_settings = settings
     connection.recall_hnsw_breadth = breadth
+    connection.recall_iterative_scan = raw.recall_iterative_scan
 
 
-def widened_candidates(eligible: Eligible, query_vector, limit: int, *, user_id: str, enough: int,
-                       found: int) -> list[tuple[int, float]]:
-    """(memory id, cosine similarity) of up to `limit` nearest memories, weak matches dropped, after a scan at
-    the usual breadth found only `found` of the `enough` rows wanted: the scan again, widened in proportion to
-    the shortfall (up to pgvector's maximum), then, if still short, an exact scan when the user has at most
-    `memory_semantic.exact_scan_max_rows` memories."""
+def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: int,
+                       found: int) -> list[tuple[int, float]] | None:
+    """(memory id, cosine similarity) of up to `limit` nearest memories, weak matches dropped, after the
+    usual scan found only `found` of the `enough` rows wanted: without iterative scans, the scan again,
+    widened in proportion to the shortfall (up to pgvector's maximum); then, if still short, an exact scan
+    when the eligible rows are more than were found and at most `memory_semantic.exact_scan_max_rows`.
+    None when neither applies: the usual scan's rows are all there is (all the eligible rows, or too many
+    to scan exactly)."""
     query = nearest(eligible, query_vector, limit)
-    wider = min(MAX_EF_SEARCH, int(hnsw_breadth(limit) * 1.5 * enough / max(found, 1)))
-    rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
-    if len(rows) < enough and _user_has_at_most(user_id, recall_setting("memory_semantic.exact_scan_max_rows")):
-        rows = nearest_rows(query, "enable_indexscan = off")
+    rows = None
+    if not getattr(connection, "recall_iterative_scan", False):
+        wider = min(MAX_EF_SEARCH, int(hnsw_breadth(limit) * 1.5 * enough / max(found, 1)))
+        rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
+        found = len(rows)
+    if found < enough:
+        most = recall_setting("memory_semantic.exact_scan_max_rows")
+        if found < _embedded_eligible(eligible, most + 1) <= most:
+            rows = nearest_rows(query, "enable_indexscan = off")
+    if rows is None:
+        return None
     floor = recall_setting("memory_retrieval.semantic_min_similarity")
     return [(pk, 1.0 - distance) for pk, distance in rows if 1.0 - distance >= floor]
 
@@ -123,9 +152,9 @@ def nearest_rows(query: tuple[str, dict], setting: str | None, *, explain: bool 
         return cursor.fetchall()
 
 
-def _user_has_at_most(user_id: str, rows: int) -> bool:
-    """Whether the user has at most `rows` memories (an index scan that stops after rows + 1)."""
+def _embedded_eligible(eligible: Eligible, at_most: int) -> int:
+    """How many eligible memories have a vector, counting no further than `at_most`."""
+    sql, params = eligible.query("1", where="m.embedding IS NOT NULL", limit=at_most)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM (SELECT 1 FROM memories_memory WHERE user_id = %s LIMIT %s) AS mine",
-                       [user_id, rows + 1])
-        return cursor.fetchone()[0] <= rows
+        cursor.execute(f"SELECT count(*) FROM ({sql}) AS mine", params)
+        return cursor.fetchone()[0]

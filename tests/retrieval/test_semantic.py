@@ -1,34 +1,96 @@
 """The semantic retriever when pgvector's post-filtered HNSW scan comes back short."""
+from contextlib import contextmanager
+
+import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memories.embedding import embed_query
 from memories.tasks import embed_pending_memories
 from search.retrieval import search_memories
 from search.retrieval.eligible import eligible_clause
 from search.retrieval.gating import query_gate
-from search.retrieval.semantic import hnsw_breadth, nearest, nearest_rows, usual_breadth, widened_candidates
+from search.retrieval.semantic import (
+    hnsw_breadth,
+    nearest,
+    nearest_rows,
+    use_session_settings,
+    usual_breadth,
+    widened_candidates,
+)
 from tests import factories
 
 
-def test_a_small_user_in_a_big_table_still_gets_their_nearest_memories(db):
+@contextmanager
+def index_scans_forced(*, iterative: bool = True):
+    """Make the planner take an HNSW index, as on a big table; `iterative=False` scans as pgvector < 0.8 does
+    (post-filtered, no iterative scan)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
+        if not iterative:
+            cursor.execute("SET hnsw.iterative_scan = off")
+    connection.recall_iterative_scan = iterative
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort;"
+                           " SET hnsw.iterative_scan = relaxed_order")
+        connection.recall_iterative_scan = True
+
+
+@pytest.fixture
+def alice_among_bobs_espresso(db):
+    """150 of bob's memories nearer the query than any of alice's three: they fill an HNSW scan's candidates."""
     for n in range(150):
         factories.memory("bob", f"Espresso tasting notes, roast batch {n}: chocolate and cherry")
     mine = [factories.memory("alice", text).pk for text in
             ("Likes a flat white in the morning", "Drinks green tea after lunch", "Avoids coffee after 4pm")]
     embed_pending_memories()
-    vector = embed_query("espresso coffee tasting")
     alice = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"))
-    with connection.cursor() as cursor:  # make the planner take the HNSW index, as on a big table
-        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
-    try:
-        # bob's rows fill the HNSW candidates
+    return alice, embed_query("espresso coffee tasting"), mine
+
+
+def test_an_iterative_scan_finds_a_small_users_nearest_memories_in_a_big_table(alice_among_bobs_espresso):
+    alice, vector, mine = alice_among_bobs_espresso
+    with index_scans_forced():
+        found = [pk for pk, _ in nearest_rows(nearest(alice, vector, 50), "hnsw.ef_search = 50")]
+    assert sorted(found) == sorted(mine)
+
+
+def test_without_iterative_scans_the_widened_or_exact_scan_finds_them(alice_among_bobs_espresso):
+    """pgvector < 0.8 (an external server): the usual scan comes back short, the fallbacks do not."""
+    alice, vector, mine = alice_among_bobs_espresso
+    with index_scans_forced(iterative=False):
         short = nearest_rows(nearest(alice, vector, 50), "hnsw.ef_search = 50")
         assert len(short) < 3
-        found = [pk for pk, _ in widened_candidates(alice, vector, 50, user_id="alice", enough=20, found=len(short))]
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
+        found = [pk for pk, _ in widened_candidates(alice, vector, 50, enough=20, found=len(short))]
     assert set(found) <= set(mine) and mine[2] in found
+
+
+def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db, recall_config):
+    """More memories than exact_scan_max_rows, but a types filter keeps few: those few are scanned exactly."""
+    recall_config({"memory_semantic": {"exact_scan_max_rows": 100}})
+    for n in range(150):
+        factories.memory("alice", f"Espresso tasting notes, roast batch {n}: chocolate and cherry", type="event")
+    liked = [factories.memory("alice", text, type="preference").pk for text in
+             ("Likes a flat white in the morning", "Prefers oat milk in coffee")]
+    embed_pending_memories()
+    vector = embed_query("espresso coffee tasting")
+    preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"),
+                                  types=["preference"])
+    with index_scans_forced(iterative=False):
+        short = nearest_rows(nearest(preferences, vector, 50), "hnsw.ef_search = 50")
+        found = widened_candidates(preferences, vector, 50, enough=20, found=len(short))
+    assert len(short) < 2
+    assert sorted(pk for pk, _ in found) == sorted(liked)
+
+
+def test_when_the_scan_found_every_eligible_row_nothing_is_scanned_again(alice_among_bobs_espresso):
+    alice, vector, mine = alice_among_bobs_espresso
+    with CaptureQueriesContext(connection) as queries:
+        assert widened_candidates(alice, vector, 50, enough=20, found=3) is None
+    assert len(queries) == 1  # the count of alice's eligible rows, no scan
 
 
 def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(db):
@@ -41,15 +103,10 @@ def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(d
     vector = embed_query("espresso coffee tasting")
     gate = query_gate("espresso coffee tasting at work", domains=["professional", "scheduling"])
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
-    with connection.cursor() as cursor:  # make the planner take an HNSW index, as on a big table
-        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
-    try:
+    with index_scans_forced(iterative=False):
         plan = "\n".join(row[0] for row in nearest_rows(nearest(eligible, vector, 40), "hnsw.ef_search = 40",
                                                         explain=True))
         found = [pk for pk, _ in nearest_rows(nearest(eligible, vector, 40), "hnsw.ef_search = 40")]
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
     assert "memory_hnsw_professional" in plan
     assert sorted(found) == sorted(work)
 
@@ -62,25 +119,34 @@ def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_
     flat_white = factories.memory("alice", "Likes a flat white in the morning").pk
     factories.memory("alice", "Drinks green tea after lunch")
     embed_pending_memories()
-    with connection.cursor() as cursor:  # make the planner take the HNSW index, as on a big table
-        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off")
-    try:
+    with index_scans_forced(iterative=False):
         hits = search_memories(user_id="alice", query="a flat white coffee", include_all_domains=True).hits
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort")
     assert hits and hits[0].memory.pk == flat_white
     assert {hit.memory.user_id for hit in hits} == {"alice"}
     assert "semantic #1" in hits[0].explanation
 
 
-def test_every_connection_starts_with_the_usual_hnsw_breadth(db):
-    """A search at the usual breadth needs no SET LOCAL (semantic.use_session_breadth)."""
+def test_every_connection_starts_with_the_usual_hnsw_breadth_and_iterative_scans(db):
+    """A search at the usual breadth needs no SET LOCAL (semantic.use_session_settings)."""
     with connection.cursor() as cursor:
         cursor.execute("SHOW hnsw.ef_search")
         assert int(cursor.fetchone()[0]) == hnsw_breadth(50) == connection.recall_hnsw_breadth
+        cursor.execute("SHOW hnsw.iterative_scan")
+        assert cursor.fetchone()[0] == "relaxed_order" and connection.recall_iterative_scan
     assert usual_breadth(50) is None
     assert usual_breadth(400) == "hnsw.ef_search = 400"
+
+
+def test_iterative_scans_can_be_turned_off(db, recall_config):
+    recall_config({"memory_semantic": {"hnsw_iterative_scan": False}})
+    try:
+        use_session_settings(None, connection)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW hnsw.iterative_scan")
+            assert cursor.fetchone()[0] == "off" and not connection.recall_iterative_scan
+    finally:
+        recall_config({"memory_semantic": {"hnsw_iterative_scan": True}})
+        use_session_settings(None, connection)
 
 
 def test_a_vector_written_as_text_reads_back_as_the_same_float32_vector(db):

