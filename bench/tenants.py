@@ -28,8 +28,8 @@ DRF test client with token auth (bench/search.py's api_client; query embedding i
   hybrid+types    with types, in turn ["preference"], ["fact"], ["event"];
 p50/p95/p99 per class and mode. Then, untimed, for every sampled user, query and mode:
   semantic recall@10 / @30: the semantic candidates of Recall's search statement
-      (search.retrieval.candidates.find_candidates: the HNSW scan, its widening and exact fallback, the
-      similarity floor) against an exact scan of the same eligible rows (semantic.py's `nearest` SQL with
+      (search.retrieval.candidates.find_candidates: the HNSW scan, iterative on pgvector 0.8, its exact
+      fallback, the similarity floor) against an exact scan of the same eligible rows (semantic.py's `nearest` SQL with
       index scans off, so no HNSW, and sequential scans off, so a bitmap scan of the user's rows rather than
       of every tenant's), with the same query vector and gate; a candidate at the k-th exact distance (a
       tie) counts as found; "min R@10" is the worst query;

@@ -162,6 +162,9 @@ class Memory(models.Model):
         verbose_name_plural = "memories"
         indexes = [
             models.Index(fields=["user_id", "type", "status"], name="memory_user_type_status"),
+            # A user's rows in a search's domains, without reading their others: the semantic retriever's
+            # count of eligible rows and its exact scan (search/retrieval/semantic.py).
+            models.Index(fields=["user_id", "domain", "status"], name="memory_user_domain_status"),
             models.Index(fields=["user_id", "session_id"], name="memory_user_session"),
             models.Index(fields=["user_id", "needs_review"], name="memory_user_review"),
             GinIndex(fields=["search_vector"], name="memory_search_vector_gin"),

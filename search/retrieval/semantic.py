@@ -11,7 +11,9 @@ in a shared table, a types filter or explicit domains can keep too few of them.
 On pgvector >= 0.8 (the embedded server's 0.8.5) each connection turns on iterative
 index scans (`memory_semantic.hnsw_iterative_scan`, in relaxed order: the statement
 re-sorts by distance anyway), so the scan goes on until the limit is met or
-`hnsw.max_scan_tuples` have been visited. When the rows still come back short, the
+`memory_semantic.hnsw_max_scan_tuples` have been visited (2,000, not pgvector's
+20,000: a filter that keeps almost none of a big table's rows made the scan visit
+all 20,000, 2-10 s with the pages not cached; bench/tenants.py). When the rows still come back short, the
 eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
 than were found and no more than that bound, an exact scan over them (index scans
 off) gives them all; a filter that keeps more rows than the bound keeps the short
@@ -81,31 +83,35 @@ def usual_breadth(limit: int) -> str | None:
     return None if getattr(connection, "recall_hnsw_breadth", None) == breadth else f"hnsw.ef_search = {breadth}"
 
 
-# The breadth, and the iterative scan where the installed pgvector has it (>= 0.8): the second column is
-# the mode set, "unsupported" on an older pgvector, NULL before the extension is installed (a connection
+# The breadth, and the iterative scan and its bound where the installed pgvector has them (>= 0.8): the
+# second column ends with the mode set, is "unsupported" on an older pgvector, NULL before the extension is installed (a connection
 # opened before `migrate`: it tries again next time).
 _SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false),
     (SELECT CASE WHEN string_to_array(extversion, '.')::int[] >= '{0,8,0}'
-                 THEN set_config('hnsw.iterative_scan', %(iterative)s, false) ELSE 'unsupported' END
+                 THEN set_config('hnsw.max_scan_tuples', %(max_tuples)s, false) || ' '
+                      || set_config('hnsw.iterative_scan', %(iterative)s, false)
+                 ELSE 'unsupported' END
      FROM pg_extension WHERE extname = 'vector')"""
 
 
 def use_session_settings(sender, connection, **kwargs) -> None:
     """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth and, on
-    pgvector >= 0.8, `hnsw.iterative_scan` the configured mode (set in autocommit, so no rolled-back
-    transaction undoes them; a pooler that drops them only costs a widened or exact scan). A connection
-    handed out again by the pool has them already: no statement then."""
+    pgvector >= 0.8, `hnsw.iterative_scan` the configured mode and `hnsw.max_scan_tuples` its bound (set in
+    autocommit, so no rolled-back transaction undoes them; a pooler that drops them only costs a widened or
+    exact scan). A connection handed out again by the pool has them already: no statement then."""
     if connection.vendor != "postgresql":
         return
     breadth = hnsw_breadth(recall_setting("memory_retrieval.candidate_limit"))
-    mode = "relaxed_order" if recall_setting("memory_semantic.hnsw_iterative_scan") else "off"
-    settings = (breadth, mode)
+    semantic = recall_setting("memory_semantic")
+    mode = "relaxed_order" if semantic["hnsw_iterative_scan"] else "off"
+    max_tuples = str(semantic["hnsw_max_scan_tuples"])
+    settings = (breadth, mode, max_tuples)
     raw = connection.connection
     if getattr(raw, "recall_session_settings", None) != settings:
         with connection.cursor() as cursor:
-            cursor.execute(_SESSION_SETTINGS, {"breadth": str(breadth), "iterative": mode})
+            cursor.execute(_SESSION_SETTINGS, {"breadth": str(breadth), "iterative": mode, "max_tuples": max_tuples})
             iterative = cursor.fetchone()[1]
-        raw.recall_iterative_scan = iterative not in (None, "off", "unsupported")
+        raw.recall_iterative_scan = iterative is not None and iterative.split()[-1] not in ("off", "unsupported")
         if iterative is not None:
             raw.recall_session_settings = settings
     connection.recall_hnsw_breadth = breadth

@@ -133,6 +133,8 @@ def test_every_connection_starts_with_the_usual_hnsw_breadth_and_iterative_scans
         assert int(cursor.fetchone()[0]) == hnsw_breadth(50) == connection.recall_hnsw_breadth
         cursor.execute("SHOW hnsw.iterative_scan")
         assert cursor.fetchone()[0] == "relaxed_order" and connection.recall_iterative_scan
+        cursor.execute("SHOW hnsw.max_scan_tuples")
+        assert cursor.fetchone()[0] == "2000"
     assert usual_breadth(50) is None
     assert usual_breadth(400) == "hnsw.ef_search = 400"
 
