@@ -13,8 +13,8 @@ index scans (`memory_semantic.hnsw_iterative_scan`, in relaxed order: the statem
 re-sorts by distance anyway), so the scan goes on until the limit is met or
 `memory_semantic.hnsw_max_scan_tuples` have been visited (2,000, not pgvector's
 20,000: a filter that keeps almost none of a big table's rows made the scan visit
-all 20,000, 2-10 s with the pages not cached; bench/tenants.py). When the rows still come back short, the
-eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
+all 20,000, 2-10 s with the pages not cached; bench/tenants.py). When the rows
+still come back short, the eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
 than were found and no more than that bound, an exact scan over them (index scans
 off) gives them all; a filter that keeps more rows than the bound keeps the short
 list (full-text and graph candidates still apply). On an older pgvector (an
@@ -83,9 +83,9 @@ def usual_breadth(limit: int) -> str | None:
     return None if getattr(connection, "recall_hnsw_breadth", None) == breadth else f"hnsw.ef_search = {breadth}"
 
 
-# The breadth, and the iterative scan and its bound where the installed pgvector has them (>= 0.8): the
-# second column ends with the mode set, is "unsupported" on an older pgvector, NULL before the extension is installed (a connection
-# opened before `migrate`: it tries again next time).
+# The breadth, and the iterative scan and its bound where the installed pgvector has them (>= 0.8). The
+# second column ends with the mode set; it is "unsupported" on an older pgvector, and NULL before the
+# extension is installed (a connection opened before `migrate`: it tries again next time).
 _SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false),
     (SELECT CASE WHEN string_to_array(extversion, '.')::int[] >= '{0,8,0}'
                  THEN set_config('hnsw.max_scan_tuples', %(max_tuples)s, false) || ' '
