@@ -21,6 +21,12 @@ from search.retrieval.semantic import (
 from tests import factories
 
 
+def espresso_notes(user_id: str, **fields) -> None:
+    """150 memories nearer "espresso coffee tasting" than any other fixture's: they fill an HNSW scan."""
+    for n in range(150):
+        factories.memory(user_id, f"Espresso tasting notes, roast batch {n}: chocolate and cherry", **fields)
+
+
 @contextmanager
 def index_scans_forced(*, iterative: bool = True):
     """Make the planner take an HNSW index, as on a big table; `iterative=False` scans as pgvector < 0.8 does
@@ -42,8 +48,7 @@ def index_scans_forced(*, iterative: bool = True):
 @pytest.fixture
 def alice_among_bobs_espresso(db):
     """150 of bob's memories nearer the query than any of alice's three: they fill an HNSW scan's candidates."""
-    for n in range(150):
-        factories.memory("bob", f"Espresso tasting notes, roast batch {n}: chocolate and cherry")
+    espresso_notes("bob")
     mine = [factories.memory("alice", text).pk for text in
             ("Likes a flat white in the morning", "Drinks green tea after lunch", "Avoids coffee after 4pm")]
     embed_pending_memories()
@@ -71,8 +76,7 @@ def test_without_iterative_scans_the_widened_or_exact_scan_finds_them(alice_amon
 def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db, recall_config):
     """More memories than exact_scan_max_rows, but a types filter keeps few: those few are scanned exactly."""
     recall_config({"memory_semantic": {"exact_scan_max_rows": 100}})
-    for n in range(150):
-        factories.memory("alice", f"Espresso tasting notes, roast batch {n}: chocolate and cherry", type="event")
+    espresso_notes("alice", type="event")
     liked = [factories.memory("alice", text, type="preference").pk for text in
              ("Likes a flat white in the morning", "Prefers oat milk in coffee")]
     embed_pending_memories()
@@ -95,8 +99,7 @@ def test_when_the_scan_found_every_eligible_row_nothing_is_scanned_again(alice_a
 
 def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(db):
     """Work notes among many nearer personal ones: the professional gate's own index finds them."""
-    for n in range(150):
-        factories.memory("alice", f"Espresso tasting notes, roast batch {n}: chocolate and cherry", domain="personal")
+    espresso_notes("alice", domain="personal")
     work = [factories.memory("alice", text, domain="professional").pk for text in
             ("Coffee budget for the office kitchen is due Friday", "Pitching the coffee vendor contract to the board")]
     embed_pending_memories()
@@ -114,8 +117,7 @@ def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(d
 def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_it_found(db):
     """The one-statement candidates (candidates.py) come back short, so the search asks again with the
     widened scan's rows: alice's memories, not bob's, ranked and explained as semantic matches."""
-    for n in range(150):
-        factories.memory("bob", f"Espresso tasting notes, roast batch {n}: chocolate and cherry")
+    espresso_notes("bob")
     flat_white = factories.memory("alice", "Likes a flat white in the morning").pk
     factories.memory("alice", "Drinks green tea after lunch")
     embed_pending_memories()
