@@ -39,3 +39,26 @@ def with_source_messages(user_id: str, memories):
     for memory in memories:
         memory.source_messages = [found[message_id] for message_id in memory.source_message_ids if message_id in found]
     return memories
+
+
+UPDATE_CHAIN_MAX = 50
+
+
+def update_chain(memory: Memory) -> list[Memory]:
+    """The memories linked to `memory` as updates, at any distance: those it superseded or names in
+    `details.updates` (what it revised, ingest/pipeline/value_updates.py) and those that superseded it or name
+    it. Oldest first, `memory` included; its own user's only, at most UPDATE_CHAIN_MAX. [] when none."""
+    chain = {memory.pk: memory}
+    frontier = [memory]
+    while frontier and len(chain) < UPDATE_CHAIN_MAX:
+        ids = [linked.pk for linked in frontier]
+        named = {pk for linked in frontier for pk in [linked.superseded_by_id, *linked.details.get("updates", [])]}
+        links = Q(pk__in=named - {None}) | Q(superseded_by_id__in=ids)
+        for pk in ids:
+            links |= Q(details__updates__contains=[pk])
+        frontier = list(Memory.objects.for_user(memory.user_id).without_vectors().filter(links)
+                        .exclude(pk__in=chain)[:UPDATE_CHAIN_MAX - len(chain)])
+        chain.update((linked.pk, linked) for linked in frontier)
+    if len(chain) == 1:
+        return []
+    return sorted(chain.values(), key=lambda linked: (linked.created_at, linked.pk))

@@ -60,6 +60,13 @@ class SearchOutputSerializer(serializers.Serializer):
     semantic = serializers.CharField(
         help_text='"ready", or why meaning was not searched: "warming" while the model loads at start, "disabled", '
                   '"canary_timeout", …')
+    limit = serializers.IntegerField(help_text="the results asked for (at most memory_retrieval.max_memories)")
+    matched = serializers.IntegerField(
+        help_text="eligible memories (gate, filters) that some retriever found, before the freshness floor and caps")
+    fewer_reason = serializers.CharField(
+        help_text='why fewer than `limit` came back: "fewer_matched" (no more eligible memories match), '
+                  '"filtered" (the rest faded below the retrieval floor, repeated a kept result or passed '
+                  'max_chars); empty when the limit was filled')
 
 
 class TurnOutputSerializer(serializers.Serializer):

@@ -5,6 +5,7 @@ from rest_framework import serializers
 from access.scope import DEFAULT_USER_ID
 from entities.api.serializers import EntityRefSerializer
 from memories.models import Domain, Memory, MemoryType, Scope, Source, Status, UserProfile
+from memories.selectors import update_chain
 from recall_site.api_fields import ConfiguredListField, JSONObjectField, content_field
 
 
@@ -27,6 +28,26 @@ class MemoryOutputSerializer(serializers.ModelSerializer):
             {"id": entity.public_id, "name": entity.canonical_name, "kind": entity.kind}
             for entity in memory.entities.all()
         ]
+
+
+class ChainLinkSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Memory
+        fields = ["id", "content", "status", "superseded_by", "last_reinforced_at", "created_at"]
+
+
+class MemoryDetailSerializer(MemoryOutputSerializer):
+    """One memory with `update_chain`: the memories it revised and those revising it, oldest first, itself
+    included (selectors.update_chain); empty when nothing updates it."""
+
+    update_chain = serializers.SerializerMethodField()
+
+    class Meta(MemoryOutputSerializer.Meta):
+        fields = [*MemoryOutputSerializer.Meta.fields, "update_chain"]
+
+    @extend_schema_field(ChainLinkSerializer(many=True))
+    def get_update_chain(self, memory):
+        return ChainLinkSerializer(update_chain(memory), many=True).data
 
 
 class RememberInputSerializer(serializers.Serializer):

@@ -30,7 +30,7 @@ def memory_list_view(request):
     return paginated_response(request, selectors.memory_list(user_id=user_id, **filters), s.MemoryOutputSerializer)
 
 
-@extend_schema(methods=["GET"], responses=with_errors({200: s.MemoryOutputSerializer}, 404))
+@extend_schema(methods=["GET"], responses=with_errors({200: s.MemoryDetailSerializer}, 404))
 @extend_schema(methods=["PATCH"], request=s.MemoryUpdateInputSerializer,
                responses=with_errors({200: s.MemoryOutputSerializer}, 400, 404))
 @extend_schema(methods=["DELETE"], responses=with_errors({200: s.ForgetOutputSerializer}, 404))
@@ -38,7 +38,7 @@ def memory_list_view(request):
 def memory_detail_view(request, memory_id: int):
     memory = _memory_for_request(request, memory_id)
     if request.method == "GET":
-        return Response(s.MemoryOutputSerializer(memory).data)
+        return Response(s.MemoryDetailSerializer(memory).data)
     if request.method == "DELETE":
         counts = services.memory_forget(memory=memory, actor=actor_name(request.user))
         return Response({"deleted": True, "memory_id": memory_id, "counts": counts})

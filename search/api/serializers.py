@@ -78,6 +78,9 @@ def search_response(outcome) -> dict:
         "retrievers": outcome.retrievers,
         "semantic": outcome.semantic,
         "skip_reason": outcome.skip_reason,
+        "limit": outcome.limit,
+        "matched": outcome.matched,
+        "fewer_reason": outcome.fewer_reason,
     }
 
 

@@ -47,6 +47,17 @@ class SearchOutcome:
     skip_reason: str = ""
     retrievers: list[str] = field(default_factory=list)
     semantic: str = "ready"  # or why meaning was not searched: warming, disabled, canary_timeout, …
+    limit: int = 0  # the results asked for, within memory_retrieval.max_memories
+    matched: int = 0  # eligible memories any retriever found, before the freshness floor and the caps
+
+    @property
+    def fewer_reason(self) -> str:
+        """Why fewer results than `limit` came back: "fewer_matched" (no more eligible memories match the
+        question), "filtered" (the rest were below decay.retrieval_floor, near-duplicates of a kept result, or
+        past max_chars); "" when the limit was filled."""
+        if len(self.hits) >= self.limit:
+            return ""
+        return "fewer_matched" if self.matched < self.limit else "filtered"
 
 
 def search_memories(*, user_id: str, query: str, session_id: str | None = None, entities=(), hop=None,
@@ -96,7 +107,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates.ids),
-        semantic=semantic_state,
+        semantic=semantic_state, limit=limit, matched=len(candidates.rows),
     )
 
 

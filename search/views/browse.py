@@ -16,7 +16,7 @@ from memories.expiry import MemoryNotExpiredError, memory_restore
 from memories.forms import MemoryFilterForm
 from memories.models import Domain, Memory, MemoryEntity
 from memories.review.selectors import with_review_reasons
-from memories.selectors import memory_list, with_source_messages
+from memories.selectors import memory_list, update_chain, with_source_messages
 from recall_site.config import recall_setting
 from search.retrieval import SearchOutcome, search_memories
 
@@ -86,7 +86,7 @@ def memory_detail(request, pk):
     with_source_messages(memory.user_id, [memory])
     return render(request, "memories/memory_detail.html", {
         "memory": memory, "links": links, "history": history,
-        "supersedes": Memory.objects.for_user(memory.user_id).filter(superseded_by=memory).order_by("-created_at"),
+        "update_chain": update_chain(memory),
         "freshness": memory_freshness(memory, timezone.now()),
     })
 

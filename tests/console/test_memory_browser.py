@@ -53,7 +53,7 @@ def test_detail_shows_history_supersession_and_entities(alice_client):
     assert "Superseded" in old_page and f'href="/memories/{new.pk}/"' in old_page
     assert "Sarah Chen" in old_page and f"/entities/{sarah.public_id}/" in old_page
     new_page = alice_client.get(f"/memories/{new.pk}/").content.decode()
-    assert "Reinforced" in new_page and "s9" in new_page and "Replaced older memories" in new_page
+    assert "Reinforced" in new_page and "s9" in new_page and "Updates, oldest first" in new_page
     assert "Sarah lives in Paris" in new_page
 
 

@@ -104,3 +104,26 @@ def test_forget_memory_removes_the_row_and_audits_without_content(alice_api):
     assert event.target_ids == {"memory_ids": [row.pk]}
     flat = f"{event.target_ids} {event.counts} {event.reason}"
     assert "penicillin" not in flat and "allergic" not in flat
+
+
+def test_a_memory_shows_its_update_chain_oldest_first(alice_api):
+    from datetime import timedelta
+
+    from tests.pipeline.conftest import MONDAY, ingest
+
+    ingest("The build of our app takes 11 minutes on CI.")
+    ingest("The build now takes 7 minutes after splitting the tests.", at=MONDAY + timedelta(days=2), session_id="s2")
+    ingest("Good news: the build now takes 4 minutes with caching.", at=MONDAY + timedelta(days=4), session_id="s3")
+    ingest("The staging database holds 120 tables.", at=MONDAY + timedelta(days=5), session_id="s4")
+    ingest("The staging database holds 140 tables, I counted again.", at=MONDAY + timedelta(days=6), session_id="s5")
+    middle = Memory.objects.get(content__contains="7 minutes")
+    other_user = factories.memory("bob", "bob's build takes 2 minutes", details={"updates": [middle.pk]})
+    body = alice_api.get(f"/api/v1/memories/{middle.pk}").json()
+    chain = body["update_chain"]
+    assert [link["content"].split(" minutes")[0][-2:].strip() for link in chain] == ["11", "7", "4"]
+    assert [link["status"] for link in chain] == ["superseded", "superseded", "active"]
+    assert chain[0]["superseded_by"] == middle.pk and other_user.pk not in [link["id"] for link in chain]
+    tables = alice_api.get(f"/api/v1/memories/{Memory.objects.get(content__contains='120 tables').pk}").json()
+    assert [link["status"] for link in tables["update_chain"]] == ["active", "active"]  # linked, both kept
+    lone = factories.memory(content="prefers tea")
+    assert alice_api.get(f"/api/v1/memories/{lone.pk}").json()["update_chain"] == []

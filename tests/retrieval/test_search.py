@@ -157,8 +157,11 @@ def test_caps_limit_types_and_characters(alice_api, remember, recall_config):
              "Sumatran beans are earthy and heavy", "Guatemalan beans have a cocoa finish"]
     for n, note in enumerate(notes):
         remember(f"Coffee tasting note: {note}", type="preference" if n % 2 else "fact")
-    assert len(search(alice_api, "coffee tasting note beans")["results"]) == 6
-    assert len(search(alice_api, "coffee tasting note beans", limit=2)["results"]) == 2
+    every = search(alice_api, "coffee tasting note beans", limit=10)
+    assert len(every["results"]) == 6
+    assert (every["limit"], every["matched"], every["fewer_reason"]) == (10, 6, "fewer_matched")
+    two = search(alice_api, "coffee tasting note beans", limit=2)
+    assert len(two["results"]) == 2 and two["fewer_reason"] == ""
     only_prefs = search(alice_api, "coffee tasting note beans", types=["preference"])["results"]
     assert len(only_prefs) == 3 and {hit["type"] for hit in only_prefs} == {"preference"}
     recall_config({"memory_retrieval": {"max_memories": 4}})
@@ -263,5 +266,6 @@ def test_long_memories_are_shortened_so_the_limit_is_filled_within_max_chars(ali
     assert len(hits) == 8 and sum(len(hit["content"]) for hit in hits) <= 1600
     assert all(hit["shortened"] and hit["content"].endswith("…") for hit in hits)
     recall_config({"memory_retrieval": {"max_chars": 500}})  # shorter than 160 characters each: fewer hits
-    fewer = search(alice_api, "hiking note ridge path scree", limit=8, filters=everywhere)["results"]
-    assert 1 <= len(fewer) < 8 and all(len(hit["content"]) >= 159 for hit in fewer)
+    fewer = search(alice_api, "hiking note ridge path scree", limit=8, filters=everywhere)
+    assert 1 <= len(fewer["results"]) < 8 and all(len(hit["content"]) >= 159 for hit in fewer["results"])
+    assert fewer["matched"] >= 8 and fewer["fewer_reason"] == "filtered"
