@@ -6,7 +6,7 @@ import threading
 from collections import defaultdict
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import connection, transaction
 from django_q.tasks import async_task
 
 from entities.models import EntityKind
@@ -41,6 +41,17 @@ def _enqueue_background(memory_ids: list[int]) -> None:
     if collected is not None:
         collected.extend(memory_ids)
     else:
+        _enqueue_job(memory_ids)
+
+
+def _enqueue_job(memory_ids: list[int]) -> None:
+    """One background embedding job, in a transaction of its own that does not wait for its WAL flush: a job
+    lost to a crash is redone by the scheduled embed_pending_memories, as its memories stay pending. In a
+    transaction django-q's broker also keeps the connection (outside one it closes "old" connections, which
+    hands a pooled one back mid-request, or reconnects without a pool)."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
         async_task(EMBED_MEMORIES_TASK, memory_ids)
 
 
@@ -59,7 +70,7 @@ def embedding_jobs_coalesced():
     finally:
         memory_ids, _coalesced.ids = _coalesced.ids, None
         if memory_ids:
-            async_task(EMBED_MEMORIES_TASK, memory_ids)
+            _enqueue_job(memory_ids)
 
 
 def embed_memories(memory_ids: list[int]) -> int:
