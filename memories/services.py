@@ -12,7 +12,6 @@ from audit.labels import AuditAction
 from audit.services import audit_record
 from memories.decay import half_life_for, memory_freshness
 from memories.embedding_jobs import enqueue_embedding
-from memories.expiry import memories_mark_expired
 from memories.models import (
     EmbeddingStatus,
     HistoryAction,
@@ -53,14 +52,24 @@ def source_message_record(*, user_id: str, session_id: str, message_id: str, spe
 # No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
 # memory_create and carries on in the same transaction; each rolls back whole.
 @transaction.atomic(savepoint=False)
-def memory_create(*, user_id: str, session_id: str, type: str, content: str, entities=(), **fields) -> Memory:
-    """Write one memory row, link its entities and enqueue its embedding."""
+def memory_create(*, user_id: str, session_id: str, type: str, content: str, entities=(),
+                  expire_if_faded: bool = False, **fields) -> Memory:
+    """Write one memory row, link its entities and enqueue its embedding.
+
+    With `expire_if_faded`, a memory whose own date already puts it below the retrieval floor (a message from
+    a transcript years old) is written expired: kept for the recovery window like any expired memory, and the
+    trace counts it, so an import of old conversations does not look like a success that search then cannot
+    find."""
     fields.setdefault("half_life_days", half_life_for(type, fields.get("domain", "personal")))
     memory = Memory(user_id=user_id, session_id=session_id, type=type, content=content.strip(), **fields)
+    now = timezone.now()
+    if (expire_if_faded and memory.status == Status.ACTIVE and not memory.pinned
+            and memory_freshness(memory, now) < recall_setting("decay.retrieval_floor")):
+        memory.status, memory.expired_at = Status.EXPIRED, now
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
-    _link_entities_and_record_creation(memory, list(_roles(entities)), session_id)
+    _link_entities_and_record_creation(memory, list(_roles(entities)), session_id, now)
     enqueue_embedding([memory.pk])
     return memory
 
@@ -70,16 +79,17 @@ def _roles(entities):
         yield item if isinstance(item, tuple) else (item, "mention")
 
 
-def _link_entities_and_record_creation(memory: Memory, links: list[tuple], session_id: str) -> None:
+def _link_entities_and_record_creation(memory: Memory, links: list[tuple], session_id: str, now) -> None:
     """One MemoryEntity row per (entity, role) (an entity linked twice keeps its first row) and the `created`
-    history row, in one statement."""
+    history row (and `expired`, for one written expired), in one statement."""
+    actions = [HistoryAction.CREATED] + ([HistoryAction.EXPIRED] if memory.status == Status.EXPIRED else [])
     sql = (f"WITH links AS (INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
            " SELECT %s, %s, * FROM unnest(%s::bigint[], %s::varchar[]) ON CONFLICT DO NOTHING) "
            f"INSERT INTO {MemoryHistory._meta.db_table} (user_id, memory_id, action, session_id, related_memory_id, at)"
-           " VALUES (%s, %s, %s, %s, NULL, %s)")
+           " SELECT %s, %s, action, %s, NULL, %s FROM unnest(%s::varchar[]) AS action")
     with connection.cursor() as cursor:
         cursor.execute(sql, [memory.user_id, memory.pk, [entity.pk for entity, _ in links], [role for _, role in links],
-                             memory.user_id, memory.pk, HistoryAction.CREATED, session_id or "", timezone.now()])
+                             memory.user_id, memory.pk, session_id or "", now, actions])
 
 
 @transaction.atomic
@@ -182,16 +192,6 @@ def pattern_update(*, memory: Memory, details: dict, confidence: float, promoted
     action = HistoryAction.REINFORCED if memory.needs_review else HistoryAction.PROMOTED
     history_record(memory, action, session_id=session_id)
     return memory
-
-
-def memory_expire_on_arrival(memory: Memory) -> bool:
-    """Expire a new memory whose own date already puts it below the retrieval floor (a message from a transcript
-    years old): it is kept for the recovery window like any expired memory, and the trace counts it, so an
-    import of old conversations does not look like a success that search then cannot find."""
-    now = timezone.now()
-    if memory_freshness(memory, now) >= recall_setting("decay.retrieval_floor"):
-        return False
-    return bool(memories_mark_expired([memory.pk], now))
 
 
 @transaction.atomic

@@ -11,10 +11,9 @@ policy refused (`policy.py`) is reported, not written.
 """
 from entities.services import relation_supersede_others, relation_upsert
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
-from memories.models import Memory
+from memories.models import Memory, Status
 from memories.services import (
     memory_create,
-    memory_expire_on_arrival,
     memory_pin,
     memory_reinforce,
     memory_supersede,
@@ -58,7 +57,6 @@ class Persist(Stage):
             outcome = Outcome.REVIEW if memory.needs_review else Outcome.REINFORCED
             return _result(outcome, "infer", "pattern_repeated", candidate, memory)
         memory = self._create(candidate, item, context)
-        expired = memory_expire_on_arrival(memory)
         for old in candidate.supersedes:
             memory_supersede(old=old, new=memory, at=message.timestamp)
         self._write_relation(candidate, context, message.timestamp, message.id)
@@ -69,7 +67,7 @@ class Persist(Stage):
             result = _result(Outcome.REVIEW, self.name, memory.review_reason, candidate, memory)
         else:
             result = _result(Outcome.STORED, self.name, "created", candidate, memory)
-        result.expired = expired
+        result.expired = memory.status == Status.EXPIRED
         return result
 
     def _create(self, candidate: Candidate, item: WorkItem, context: IngestContext) -> Memory:
@@ -86,7 +84,8 @@ class Persist(Stage):
         if candidate.half_life_days:
             fields["half_life_days"] = candidate.half_life_days
         return memory_create(user_id=context.user_id, session_id=context.session_id, type=candidate.type,
-                             content=candidate.content, entities=list(links.values()), **fields)
+                             content=candidate.content, entities=list(links.values()), expire_if_faded=True,
+                             **fields)
 
     def _write_relation(self, candidate: Candidate, context: IngestContext, at, message_id: str) -> None:
         spec = candidate.relation

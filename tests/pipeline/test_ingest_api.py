@@ -151,4 +151,7 @@ def test_a_dry_run_ingest_says_what_would_arrive_expired_and_writes_nothing(alic
     assert not Memory.objects.exists() and not Entity.objects.exists() and not AuditEvent.objects.exists()
     real = alice_api.post(URL, body, format="json").json()
     assert real["expiry"] == dry["expiry"] and Memory.objects.exists()
+    pottery = Memory.objects.get(content__contains="pottery")
+    assert pottery.status == "expired" and pottery.expired_at is not None
+    assert [row.action for row in pottery.history.order_by("pk")] == ["created", "expired"]
     assert alice_api.post(URL, {**body, "dry_run": 1}, format="json").status_code == 400
