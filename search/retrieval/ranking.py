@@ -132,8 +132,9 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
     weighs `memory_retrieval.others_weight` of its relevance (search/retrieval/unnamed.py says why)."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
-    assistant_weight = 1.0 if asks_what_the_assistant_said(query) else recall_setting(
-        "memory_retrieval.assistant_weight")
+    # Who said it: what the user said first, unless the question asks after the assistant's words; then theirs.
+    weight = recall_setting("memory_retrieval.assistant_weight")
+    said_weight = {True: 1.0, False: weight} if asks_what_the_assistant_said(query) else {True: weight, False: 1.0}
     others_weight = recall_setting("memory_retrieval.others_weight")
     ranks_of = retriever_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
@@ -142,7 +143,7 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
         freshness = memory_freshness(row, now, stale_person=row.stale_person)
         if freshness < floor:
             continue
-        relevance = relevance_of(row) * (assistant_weight if row.said_by_assistant else 1.0)
+        relevance = relevance_of(row) * said_weight[row.said_by_assistant]
         if people_named and not row.about_person:
             relevance *= others_weight
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)

@@ -1,5 +1,9 @@
 """What the assistant said: kept where it recommends, plans or computes, never as a fact about the user."""
+import pytest
+from django.test import TestCase
+
 from memories.models import Memory
+from memories.readiness import reset_canary
 from memories.review.services import memory_approve
 from memories.services import memory_pin
 
@@ -10,12 +14,22 @@ PLAN = ("Here's a plan for sprint 1:\n\n1. Set up the repo and CI.\n2. Build the
         "3. Ship the weather widget calling the OpenWeather API.\n\nLet me know if you want changes!")
 
 
+@pytest.fixture(autouse=True)
+def semantic_ready(recall_config):
+    """Searches read vectors as in production (no start-up canary to wait for)."""
+    recall_config({"memory_semantic": {"startup_canary_bypass": True}})
+    reset_canary()
+    yield
+    reset_canary()
+
+
 def ingest(api, *turns, session_id="chat-1"):
-    """turns: (role, content) pairs, ids m0, m1, …"""
+    """turns: (role, content) pairs, ids m0, m1, …; the memories written are embedded, as the worker would."""
     messages = [{"role": role, "content": content, "timestamp": f"2026-11-30T10:00:{i:02d}Z", "id": f"m{i}"}
                 for i, (role, content) in enumerate(turns)]
-    response = api.post(URL, {"user_id": "alice", "session_id": session_id, "source": "import",
-                              "messages": messages}, format="json")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = api.post(URL, {"user_id": "alice", "session_id": session_id, "source": "import",
+                                  "messages": messages}, format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
@@ -35,6 +49,7 @@ def test_a_recommendation_is_kept_as_what_the_assistant_said_and_found_again(ali
     assert said.type == "event" and said.content.startswith("Assistant: For auth I'd recommend Authlib")
     assert said.details["said_by"] == "assistant" and said.details["in_reply_to"] == "m0"
     assert said.subject is None and not said.entities.exists()  # nobody's fact, no entity of the user's
+    assert said.embedding is not None
     hits = search(alice_api, "which library did you recommend for auth?")
     assert hits and hits[0]["id"] == said.pk and hits[0]["source_message_ids"] == ["m1"]
     neutral = [hit["source_message_ids"] for hit in search(alice_api, "auth library for the Flask app")]

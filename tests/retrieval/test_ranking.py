@@ -54,12 +54,12 @@ def test_a_named_persons_memories_come_before_others_that_match_as_well():
 
 @pytest.mark.parametrize(("query", "order"), [
     ("Which library for auth?", [2, 1]),  # the user's own words first
-    ("Which library did you recommend for auth?", [1, 2]),  # asked after the assistant's: as it matches
+    ("Which library did you recommend for auth?", [1, 2]),  # asked after the assistant's: theirs first
 ])
 def test_what_the_assistant_said_weighs_less_unless_the_question_asks_after_it(query, order):
-    recommended = row(1, "I'd recommend Authlib for OAuth in Flask", similarity=0.80, assistant=True)
-    users = row(2, "We use Flask-Login for sessions", similarity=0.70)
-    assert ranked([recommended, users], query=query) == order
+    recommended = row(1, "I'd recommend Authlib for OAuth in Flask", similarity=0.70, assistant=True)
+    users_question = row(2, "Which library should I use for auth in my Flask app?", similarity=0.80)
+    assert ranked([recommended, users_question], query=query) == order
 
 
 def test_the_limit_holds_a_near_duplicate_gives_way_and_each_hit_says_why(recall_config):
