@@ -38,7 +38,8 @@ categories but abstention) is searched with `include_all_domains` and `limit` (2
 of the results, in rank order, give the distinct message ids ranked. Evidence recall@k (k 5, 10, 20) = share
 of the question's evidence ids among the first k, per category and overall. Knowledge update: the share of
 questions whose best-ranked `updated_info` message ranks above the best-ranked `original_info` one among the
-first `limit` ids (one not there counts as ranked last; neither there is a miss).
+first `limit` ids (one not there counts as ranked last; neither there is a miss); a question whose
+`updated_info` ids are all `original_info` ids has no order to get right and is left out (said in the output).
 
 Baselines, on the same messages and questions, every raw message a document ranked in full: BM25 (Okapi,
 k1 1.5, b 0.75, words = lower-cased \\w+, no stop list; rank_bm25 is not installed), all-MiniLM-L6-v2 cosine
@@ -293,6 +294,7 @@ class Scores:
         self.recall = defaultdict(list)  # (system, category, k) → recalls
         self.ordering = defaultdict(list)  # system → updated ranked first, per knowledge-update question
         self.counts = Counter()  # category → questions
+        self.same_message = 0  # knowledge-update questions whose updated_info ids are all original_info ids
 
     def add(self, question: dict, rankings: dict[str, list[str]]) -> None:
         self.counts[question["category"]] += 1
@@ -301,8 +303,10 @@ class Scores:
                 value = recall_at(rankings[system], question["evidence"], k)
                 self.recall[(system, question["category"], k)].append(value)
                 self.recall[(system, "overall", k)].append(value)
-            if "updated" in question:
+            if "updated" in question and set(question["updated"]) - set(question["original"]):
                 self.ordering[system].append(updated_first(rankings[system], question, self.limit))
+        if "updated" in question and not set(question["updated"]) - set(question["original"]):
+            self.same_message += 1  # its update is the original message itself: no order to get right
 
     def table(self) -> str:
         head = " | ".join(f"{system} R@{k}" for system in self.systems for k in KS)
@@ -318,6 +322,9 @@ class Scores:
                                 f"({sum(self.ordering[s]) / len(self.ordering[s]):.2f})" for s in self.systems)
             lines += ["", f"| knowledge update: updated above original, first {self.limit} ids | "
                       + " | ".join(self.systems) + " |", "|---|" + "---|" * len(self.systems), f"| | {shares} |"]
+            if self.same_message:
+                lines.append(f"\n({self.same_message} knowledge-update question(s) left out of the order: their "
+                             "updated_info names only original_info messages)")
         return "\n".join(lines)
 
 

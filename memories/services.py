@@ -177,6 +177,16 @@ def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     history_record(old, HistoryAction.SUPERSEDED, session_id=new.session_id, related_memory_id=new.pk)
 
 
+def memories_mark_updated(*, memory_ids: list[int], by: Memory) -> None:
+    """Name `by` in these memories' `details.updated_by`: a later value kept beside them (not sure enough to
+    supersede, ingest/pipeline/value_updates.py), which search ranks before them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Memory._meta.db_table} SET details = jsonb_set(details, '{{updated_by}}', "
+            "coalesce(details -> 'updated_by', '[]'::jsonb) || to_jsonb(%s::bigint)) "
+            "WHERE id = ANY(%s) AND user_id = %s", [by.pk, memory_ids, by.user_id])
+
+
 def pattern_update(*, memory: Memory, details: dict, confidence: float, promoted: bool, session_id: str,
                    message_id: str) -> Memory:
     """Another session showed the behaviour: raise confidence; leave review only once promoted."""

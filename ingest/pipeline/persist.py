@@ -14,6 +14,7 @@ from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outc
 from memories.models import Memory, Status
 from memories.services import (
     memory_create,
+    memories_mark_updated,
     memory_pin,
     memory_reinforce,
     memory_supersede,
@@ -59,6 +60,9 @@ class Persist(Stage):
         memory = self._create(candidate, item, context)
         for old in candidate.supersedes:
             memory_supersede(old=old, new=memory, at=message.timestamp)
+        kept_beside = set(candidate.details.get("updates", ())) - {old.pk for old in candidate.supersedes}
+        if kept_beside:
+            memories_mark_updated(memory_ids=sorted(kept_beside), by=memory)
         self._write_relation(candidate, context, message.timestamp, message.id)
         if candidate.supersedes:
             result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute or 'measure'}",

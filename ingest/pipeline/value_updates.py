@@ -9,7 +9,9 @@ user's that gives another number for the same measure and shares a topic word, w
 are kept
 and the later one names the earlier in `details.updates` (a chain GET /memories/<id> shows); ranking orders
 the fresher first among equals. What the assistant said never updates what the user said, nor the reverse.
-Reads only (one query for a candidate that gives a number); persist supersedes.
+A size or a duration is one measure whatever its unit ("512MB" then "1GB", "90 seconds" then "2 minutes"), and
+a date is the value of the thing it is the date of ("a deadline of April 1, 2024" then "the deadline … to April
+5, 2024"). Reads only (one query for a candidate that gives a value); persist supersedes or links.
 """
 import re
 from dataclasses import dataclass
@@ -23,10 +25,11 @@ CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+    r"to|(?:adjust|push|postpone|extend|reschedule|move|bump|raise|lower|reduce|increase|change|shift)(?:ed|d|s)? "
+    r"(?:[^.;!?]{1,60}? )?to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
 _NUMBER = re.compile(r"(?<![\w.])(?P<value>\d+(?:[.,]\d+)?)\s*(?P<measure>%|percent\b|(?:[a-z][a-z\-]*)"
                      r"(?: (?!(?:and|or|but|in|on|at|to|for|of|per|a|an|the|now|with)\b)[a-z][a-z\-]*)?)", CI)
-_CLAUSE = re.compile(r"[.;!?]|,\s+(?:and|but|so)\b")
+_CLAUSE = re.compile(r"\.(?!\d)|(?<!\d)\.|[;!?]|,\s+(?:and|but|so)\b")  # not the point of "1.5"
 _WORD = re.compile(r"[a-z][a-z\-]{2,}")
 _NOT_TOPIC = frozenset("""
 after before the and but for with from into onto our ours your yours their they them this that these those there here what
@@ -39,27 +42,56 @@ week weeks day days month months year years today yesterday tomorrow time times 
 LOOKUP_LIMIT = 20
 _LEXEME = re.compile(r"[a-z]+")  # a word to_tsquery takes as it is
 # Words that are a measure by themselves: the word after them is not part of it.
+# Units of one quantity: a value is kept in the family's base unit, so "512MB" and "1GB" compare.
+_UNITS = {
+    **{unit: ("size", factor) for units, factor in (
+        (("kb", "kib", "kilobyte"), 1e3), (("mb", "mib", "megabyte"), 1e6), (("gb", "gib", "gigabyte"), 1e9),
+        (("tb", "tib", "terabyte"), 1e12), (("byte",), 1.0)) for unit in units},
+    **{unit: ("duration", factor) for units, factor in (
+        (("ms", "millisecond", "msec"), 0.001), (("sec", "second"), 1.0), (("min", "minute"), 60.0),
+        (("hour", "hr"), 3600.0)) for unit in units},
+}
+_QUANTITIES = frozenset({"size", "duration"})
 _MEASURE_WORDS = frozenset("""
 minute second hour ms user customer request line test table row page word item unit subscriber member signup
 order euro dollar mile kilometre kilometer km kg pound calorie step file star download view follower
-""".split())
+""".split()) | _UNITS.keys()
+
+
+# Things whose value is a date: "a sprint deadline of April 1, 2024", "the launch moved to May 3".
+_DATED = re.compile(r"\b(deadline|due date|launch|release|go-live|kickoff|kick-off|cutoff|cut-off|milestone|demo|"
+                    r"start date|end date|appointment|interview|exam|wedding|flight|move-in|handover)s?\b", CI)
+_MONTH_NUMBER = {name: n for n, names in enumerate((
+    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+    ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+    ("dec", "december")), start=1) for name in names}
+_MONTH = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
+_DATE = re.compile(rf"\b(?:(?P<month>{_MONTH})\.? (?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<year>\d{{4}}))?|"
+                   rf"(?P<day2>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<month2>{_MONTH})(?:,? (?P<year2>\d{{4}}))?|"
+                   r"(?P<iso>\d{4}-\d{2}-\d{2}))\b", CI)
 
 
 @dataclass(frozen=True)
 class Measure:
     value: float
-    measure: str  # the word after the number, singular: "minute", "user"
+    measure: str  # the word after the number, singular ("user"), a unit's quantity ("duration"), a dated thing
     topic: frozenset  # the clause's other content words
     updated: bool = False  # its clause says it is a new value ("now takes", "up to")
 
 
 def measures(text: str) -> list[Measure]:
-    """Each number the text gives for a measure, with the topic words of its clause."""
+    """Each value the text gives for a measure (a number and what it counts, or a dated thing's date), with the
+    topic words of its clause."""
     found = []
     for clause in _CLAUSE.split(text):
-        words = {w for w in _WORD.findall(clause.lower()) if w not in _NOT_TOPIC and not UPDATE_CUE.fullmatch(w)}
+        words = {w for w in _WORD.findall(clause.lower())
+                 if w not in _NOT_TOPIC and w not in _MONTH_NUMBER and not UPDATE_CUE.fullmatch(w)}
         updated = bool(UPDATE_CUE.search(clause))
-        for match in _NUMBER.finditer(clause):
+        dated = _DATED.search(clause)
+        for match in _DATE.finditer(clause) if dated else ():
+            thing = dated.group(1).lower()
+            found.append(Measure(_date_value(match), thing, frozenset(words - set(thing.split())), updated))
+        for match in _NUMBER.finditer(_DATE.sub(" ", clause)):
             measure_words = match.group("measure").lower().split()
             if len(measure_words) > 1 and (measure_words[1] in _NOT_TOPIC or not _WORD.fullmatch(measure_words[1])
                                            or _singular(measure_words[0]) in _MEASURE_WORDS):
@@ -69,8 +101,18 @@ def measures(text: str) -> list[Measure]:
                 continue
             value = float(match.group("value").replace(",", "."))
             topic = frozenset(_singular(w) for w in (words - set(measure_words)) | set(measure_words[:-1]))
-            found.append(Measure(value, head, topic, updated))
+            quantity, factor = _UNITS.get(head, (head, 1.0))
+            found.append(Measure(value * factor, quantity, topic, updated))
     return found
+
+
+def _date_value(match: re.Match) -> float:
+    """A date as a comparable number, yyyymmdd (the year 0 when not given)."""
+    if match.group("iso"):
+        return float(match.group("iso").replace("-", ""))
+    month = _MONTH_NUMBER[(match.group("month") or match.group("month2")).lower().rstrip(".")]
+    day, year = int(match.group("day") or match.group("day2")), int(match.group("year") or match.group("year2") or 0)
+    return float(year * 10000 + month * 100 + day)
 
 
 def _singular(word: str) -> str:
@@ -86,9 +128,11 @@ def _lookup_query(given: list[Measure]) -> str:
     """to_tsquery text: one of the measures and one of their topic words (ranked by how many they share). A
     measure word alone ("request", "minute") is in most memories of a long technical chat, and the earlier
     value fell out of the newest LOOKUP_LIMIT of them."""
-    names = {m.measure for m in given if _LEXEME.fullmatch(m.measure)}
+    names = {m.measure for m in given if _LEXEME.fullmatch(m.measure) and m.measure not in _QUANTITIES}
     measures_ = " | ".join(sorted(names))
     topics = " | ".join(sorted({w for m in given for w in m.topic if _LEXEME.fullmatch(w)} - names))
+    if not measures_:  # a size or a duration is written in many units: found by its topic alone
+        return topics
     return f"({measures_}) & ({topics})" if topics else measures_
 
 
@@ -97,9 +141,10 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     given = measures(content)
     if not given:
         return [], []
-    if not any(_LEXEME.fullmatch(m.measure) for m in given):  # "%" only: nothing to look up by
+    lookup = _lookup_query(given)
+    if not lookup:  # "%" alone: nothing to look up by
         return [], []
-    query = SearchQuery(_lookup_query(given), config="english", search_type="raw")
+    query = SearchQuery(lookup, config="english", search_type="raw")
     rows = (Memory.objects.filter(user_id=user_id, status=Status.ACTIVE, search_vector=query)
             .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
             .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])

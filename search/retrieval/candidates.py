@@ -41,7 +41,8 @@ m.type = %(event)s AND EXISTS (
            OR (entity.last_mentioned_at IS NULL AND entity.created_at < %(cutoff)s))
 ),
 1 - {distance}, {lexical}, m.details @> %(assistant_said)s::jsonb,
-EXISTS (SELECT 1 FROM memories_memoryentity about WHERE about.memory_id = m.id AND about.entity_id = ANY(%(people)s))
+EXISTS (SELECT 1 FROM memories_memoryentity about WHERE about.memory_id = m.id AND about.entity_id = ANY(%(people)s)),
+ARRAY(SELECT jsonb_array_elements_text(m.details -> 'updated_by')::bigint)
 """
 
 

@@ -101,6 +101,7 @@ class RankingRow(NamedTuple):
     lexical: float  # summed rarity of the query's lexemes it holds (retrieval.lexical.weighted_match)
     said_by_assistant: bool  # what the assistant said (pipeline/assistant_turns.py)
     about_person: bool  # linked to a person the query names
+    updated_by: list[int] | None = None  # later memories kept beside it with a new value (value_updates.py)
 
     @property
     def last_reinforced_at(self) -> datetime:
@@ -151,7 +152,7 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
         ranks = ranks_of[row.pk]
         hits.append(Hit(row, score, freshness, relevance, sorted(ranks, key=ranks.get), hop_paths.get(row.pk, "")))
     hits.sort(key=lambda h: (-h.score, -h.memory.pk))
-    chosen = _capped(hits, limit=limit, max_chars=max_chars)
+    chosen = _capped(_later_values_first(hits), limit=limit, max_chars=max_chars)
     for hit in chosen:
         hit.explanation = _explain(hit, ranks_of[hit.memory.pk], hit.memory.similarity)
     return chosen
@@ -214,6 +215,25 @@ def _graph_adds(mention: str | None, content: str) -> float:
         return 0.0
     words = set(_WORDS.findall(content.casefold()))
     return 0.0 if mention and set(_WORDS.findall(mention.casefold())) <= words else 1.0
+
+
+def _later_values_first(hits: list[Hit]) -> list[Hit]:
+    """Best first, except that a memory a later one updates (both kept: ingest/pipeline/value_updates.py) comes
+    after that later one when both were found: the update takes the earlier value's place."""
+    found = {hit.memory.pk: hit for hit in hits}
+    ordered, placed = [], set()
+
+    def place(hit: Hit) -> None:
+        placed.add(hit.memory.pk)
+        for pk in hit.memory.updated_by or ():
+            if pk in found and pk not in placed:
+                place(found[pk])
+        ordered.append(hit)
+
+    for hit in hits:
+        if hit.memory.pk not in placed:
+            place(hit)
+    return ordered
 
 
 def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:

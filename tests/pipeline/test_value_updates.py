@@ -3,6 +3,7 @@ from datetime import timedelta
 
 from ingest.pipeline.value_updates import measures, same_measure
 from memories.models import Memory, Status
+from search.retrieval import search_memories
 from tests.pipeline.conftest import MONDAY, ingest
 
 
@@ -25,18 +26,21 @@ def test_growth_supersedes_and_a_different_measure_does_not(db):
     assert Memory.objects.filter(status=Status.ACTIVE, content__contains="5 miles").exists()
 
 
-def test_a_new_number_without_a_word_of_change_keeps_both_and_links_them(db):
+def test_a_new_number_without_a_word_of_change_keeps_both_links_them_and_search_puts_the_later_first(db):
     ingest("The staging database holds 120 tables after the migration.")
     ingest("The staging database holds 140 tables, I counted again.", at=MONDAY + timedelta(days=1),
            session_id="s2")
     old = Memory.objects.get(content__contains="120 tables")
-    assert old.status == Status.ACTIVE
-    assert Memory.objects.get(content__contains="140 tables").details["updates"] == [old.pk]
+    new = Memory.objects.get(content__contains="140 tables")
+    assert old.status == Status.ACTIVE and new.details["updates"] == [old.pk] and old.details["updated_by"] == [new.pk]
+    hits = search_memories(user_id="alice", query="staging database 120 tables after the migration",
+                           include_all_domains=True).hits
+    assert [hit.memory.pk for hit in hits][:2] == [new.pk, old.pk]  # the earlier words match better
 
 
 def test_measures_read_the_number_its_measure_and_its_topic():
     build, = measures("the build now takes 4 minutes")
-    assert (build.value, build.measure, build.updated) == (4.0, "minute", True) and "build" in build.topic
+    assert (build.value, build.measure, build.updated) == (240.0, "duration", True) and "build" in build.topic
     earlier, = measures("The build takes 11 minutes.")
     assert same_measure(build, earlier) and not earlier.updated
     assert not same_measure(build, measures("the test suite takes 9 minutes")[0])  # another topic
@@ -68,3 +72,24 @@ def test_a_percentage_update_is_looked_up_without_a_query_error(db):
     ingest("Our test coverage is 61% on the payments service.")
     ingest("Test coverage on the payments service is now up to 74%.", at=MONDAY + timedelta(days=2), session_id="s2")
     assert Memory.objects.filter(content__contains="74%").exists()
+
+
+def test_a_size_in_another_unit_is_the_same_measure():
+    earlier, = measures("Increasing the Redis maxmemory to 512MB could help with evictions.")
+    later, = measures("Please adjust the Redis maxmemory setting to 1GB.")
+    assert (earlier.measure, earlier.value, later.value) == ("size", 512e6, 1e9)
+    assert same_measure(later, earlier) and later.updated
+    assert not same_measure(later, measures("The Redis maxmemory is 1000 MB.")[0])  # the same value
+    assert measures("the query takes 90 seconds")[0].value == measures("the query takes 1.5 minutes")[0].value
+
+
+def test_a_new_date_for_the_same_deadline_supersedes_the_earlier_one(db):
+    ingest("I need to set a sprint deadline of April 1, 2024, to complete the Instagram automation prototype.")
+    ingest("I'm trying to adjust the deadline for my Instagram automation prototype to April 5, 2024.",
+           at=MONDAY + timedelta(days=4), session_id="s2")
+    old = Memory.objects.get(content__contains="April 1")
+    assert old.status == Status.SUPERSEDED
+    assert Memory.objects.get(content__contains="April 5").details["updates"] == [old.pk]
+    ingest("My flight to Lisbon for the Instagram automation offsite is on May 3, 2024.",
+           at=MONDAY + timedelta(days=5), session_id="s3")
+    assert Memory.objects.get(content__contains="April 5").status == Status.ACTIVE  # a flight is not a deadline

@@ -10,12 +10,12 @@ NOW = datetime(2026, 6, 1, 12, 0, tzinfo=dt_timezone.utc)
 
 
 def row(pk, content, *, similarity=0.5, lexical=0.0, age_days=0, type="fact", importance=0.5,
-        assistant=False, about=False) -> RankingRow:
+        assistant=False, about=False, updated_by=None) -> RankingRow:
     reinforced = (NOW - timedelta(days=age_days)).timestamp()
     return RankingRow(pk=pk, content=content, type=type, confidence=0.9, importance=importance,
                       half_life_days=30.0, reinforced_epoch=reinforced, valid_from_epoch=None, pinned=False,
                       stale_person=False, similarity=similarity, lexical=lexical, said_by_assistant=assistant,
-                      about_person=about)
+                      about_person=about, updated_by=updated_by)
 
 
 def ranked(rows, *, limit=10, query="", people_named=False, graph=None) -> list[int]:
@@ -81,3 +81,14 @@ def test_the_graph_adds_what_the_words_cannot():
     through_a_relation = row(2, "Alex worries about moving flats", similarity=0.55)
     plain = row(3, "Thinking about moving somewhere quieter", similarity=0.58)
     assert ranked([names_her, through_a_relation, plain], graph={1: "sarah", 2: "sarah"}) == [2, 1, 3]
+
+
+def test_a_later_value_kept_beside_an_earlier_one_comes_before_it():
+    earliest = row(1, "The staging database holds 120 tables after the migration", similarity=0.90, updated_by=[2])
+    middle = row(2, "Counted again: 140 tables in staging", similarity=0.70, updated_by=[3])
+    latest = row(3, "We are at 150 tables on the staging server", similarity=0.60)
+    other = row(4, "The staging database runs PostgreSQL 16", similarity=0.80)
+    assert ranked([earliest, middle, latest, other]) == [3, 2, 1, 4]
+    assert ranked([earliest, other]) == [1, 4]  # the update not found: nothing moves
+    twin = row(5, "The staging database holds 130 tables after the migration", similarity=0.50)
+    assert ranked([row(1, earliest.content, similarity=0.9, updated_by=[5]), twin]) == [5]  # the near-duplicate gives way
