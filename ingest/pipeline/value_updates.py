@@ -41,7 +41,6 @@ week weeks day days month months year years today yesterday tomorrow time times 
 """.split())
 LOOKUP_LIMIT = 20
 _LEXEME = re.compile(r"[a-z]+")  # a word to_tsquery takes as it is
-# Words that are a measure by themselves: the word after them is not part of it.
 # Units of one quantity: a value is kept in the family's base unit, so "512MB" and "1GB" compare.
 _UNITS = {
     **{unit: ("size", factor) for units, factor in (
@@ -52,12 +51,11 @@ _UNITS = {
         (("hour", "hr"), 3600.0)) for unit in units},
 }
 _QUANTITIES = frozenset({"size", "duration"})
+# Words that are a measure by themselves: the word after them is not part of it.
 _MEASURE_WORDS = frozenset("""
 minute second hour ms user customer request line test table row page word item unit subscriber member signup
 order euro dollar mile kilometre kilometer km kg pound calorie step file star download view follower
 """.split()) | _UNITS.keys()
-
-
 # Things whose value is a date: "a sprint deadline of April 1, 2024", "the launch moved to May 3".
 _DATED = re.compile(r"\b(deadline|due date|launch|release|go-live|kickoff|kick-off|cutoff|cut-off|milestone|demo|"
                     r"start date|end date|appointment|interview|exam|wedding|flight|move-in|handover)s?\b", CI)
