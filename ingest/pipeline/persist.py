@@ -13,8 +13,8 @@ from entities.services import relation_supersede_others, relation_upsert
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory, Status
 from memories.services import (
-    memory_create,
     memories_mark_updated,
+    memory_create,
     memory_pin,
     memory_reinforce,
     memory_supersede,
