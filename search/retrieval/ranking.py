@@ -133,9 +133,7 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
     weighs `memory_retrieval.others_weight` of its relevance (search/retrieval/unnamed.py says why)."""
     floor = recall_setting("decay.retrieval_floor")
     importance_floor = recall_setting("memory_retrieval.importance_floor")
-    # Who said it: what the user said first, unless the question asks after the assistant's words; then theirs.
-    weight = recall_setting("memory_retrieval.assistant_weight")
-    said_weight = {True: 1.0, False: weight} if asks_what_the_assistant_said(query) else {True: weight, False: 1.0}
+    said_weight = _said_weights(query)
     others_weight = recall_setting("memory_retrieval.others_weight")
     ranks_of = retriever_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
@@ -178,9 +176,31 @@ _ASKS_ASSISTANT = re.compile(
     r"\bwe (?:settled|decided|agreed|chose|picked|planned)\b", re.IGNORECASE)
 
 
+# "Which library did you recommend?", "the plan we settled on": what the assistant already said is the answer.
+_ASKED_BEFORE = re.compile(
+    r"\b(?:did|had) you (?:\w+ )?(?:recommend|suggest|propose|say|mention|tell|give|compute|calculate|show|write|"
+    r"explain|advise|share)|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|calculated|"
+    r"showed|wrote|explained|advised|shared)\b|\byour (?:recommendation|suggestion|advice|plan|answer|estimate)\b|"
+    r"\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)|\bwe (?:settled|decided|agreed|chose|picked|"
+    r"planned)\b", re.IGNORECASE)
+
+
 def asks_what_the_assistant_said(query: str) -> bool:
     """Whether the question asks after the assistant's words: then they weigh as much as the user's."""
     return bool(_ASKS_ASSISTANT.search(query))
+
+
+def _said_weights(query: str) -> dict[bool, float]:
+    """said_by_assistant → the share of its relevance a memory keeps: what the user said first; as much when
+    the question asks after the assistant's words ("what would you suggest?"); and the assistant's first when
+    it asks what the assistant already said ("which library did you recommend?"), so the answer comes before
+    the user's question that asked for it."""
+    weight = recall_setting("memory_retrieval.assistant_weight")
+    if _ASKED_BEFORE.search(query):
+        return {True: 1.0, False: weight}
+    if asks_what_the_assistant_said(query):
+        return {True: 1.0, False: 1.0}
+    return {True: weight, False: 1.0}
 
 
 def _relevance(rows: list[RankingRow], *, graph_mentions: dict[int, str]):

@@ -54,7 +54,8 @@ def test_a_named_persons_memories_come_before_others_that_match_as_well():
 
 @pytest.mark.parametrize(("query", "order"), [
     ("Which library for auth?", [2, 1]),  # the user's own words first
-    ("Which library did you recommend for auth?", [1, 2]),  # asked after the assistant's: theirs first
+    ("What would you suggest for auth?", [2, 1]),  # asks for advice: both weigh the same, as they match
+    ("Which library did you recommend for auth?", [1, 2]),  # asks what the assistant said: its words first
 ])
 def test_what_the_assistant_said_weighs_less_unless_the_question_asks_after_it(query, order):
     recommended = row(1, "I'd recommend Authlib for OAuth in Flask", similarity=0.70, assistant=True)
