@@ -25,8 +25,7 @@ CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|(?:adjust|push|postpone|extend|reschedule|move|bump|raise|lower|reduce|increase|change|shift)(?:ed|d|s)? "
-    r"(?:[^.;!?]{1,60}? )?to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
 _NUMBER = re.compile(r"(?<![\w.])(?P<value>\d+(?:[.,]\d+)?)\s*(?P<measure>%|percent\b|(?:[a-z][a-z\-]*)"
                      r"(?: (?!(?:and|or|but|in|on|at|to|for|of|per|a|an|the|now|with)\b)[a-z][a-z\-]*)?)", CI)
 _CLAUSE = re.compile(r"\.(?!\d)|(?<!\d)\.|[;!?]|,\s+(?:and|but|so)\b")  # not the point of "1.5"

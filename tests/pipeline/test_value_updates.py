@@ -76,20 +76,25 @@ def test_a_percentage_update_is_looked_up_without_a_query_error(db):
 
 def test_a_size_in_another_unit_is_the_same_measure():
     earlier, = measures("Increasing the Redis maxmemory to 512MB could help with evictions.")
-    later, = measures("Please adjust the Redis maxmemory setting to 1GB.")
+    later, = measures("Please update the Redis maxmemory setting to 1GB.")
     assert (earlier.measure, earlier.value, later.value) == ("size", 512e6, 1e9)
     assert same_measure(later, earlier) and later.updated
     assert not same_measure(later, measures("The Redis maxmemory is 1000 MB.")[0])  # the same value
     assert measures("the query takes 90 seconds")[0].value == measures("the query takes 1.5 minutes")[0].value
 
 
-def test_a_new_date_for_the_same_deadline_supersedes_the_earlier_one(db):
+def test_a_new_date_for_the_same_deadline_is_linked_to_the_earlier_one_and_found_first(db):
     ingest("I need to set a sprint deadline of April 1, 2024, to complete the Instagram automation prototype.")
     ingest("I'm trying to adjust the deadline for my Instagram automation prototype to April 5, 2024.",
            at=MONDAY + timedelta(days=4), session_id="s2")
-    old = Memory.objects.get(content__contains="April 1")
-    assert old.status == Status.SUPERSEDED
-    assert Memory.objects.get(content__contains="April 5").details["updates"] == [old.pk]
+    old, new = Memory.objects.get(content__contains="April 1"), Memory.objects.get(content__contains="April 5")
+    assert old.status == Status.ACTIVE and new.details["updates"] == [old.pk]  # no word says it changed: both kept
+    hits = search_memories(user_id="alice", query="When is the sprint deadline for the Instagram automation prototype?",
+                           include_all_domains=True).hits
+    assert [hit.memory.pk for hit in hits][:2] == [new.pk, old.pk]
+    ingest("The deadline for the Instagram automation prototype is now April 8, 2024.",
+           at=MONDAY + timedelta(days=5), session_id="s3")
+    assert Memory.objects.get(pk=new.pk).status == Status.SUPERSEDED  # "now": it changed
     ingest("My flight to Lisbon for the Instagram automation offsite is on May 3, 2024.",
            at=MONDAY + timedelta(days=5), session_id="s3")
-    assert Memory.objects.get(content__contains="April 5").status == Status.ACTIVE  # a flight is not a deadline
+    assert Memory.objects.get(content__contains="April 8").status == Status.ACTIVE  # a flight is not a deadline
