@@ -73,6 +73,26 @@ def embedding_jobs_coalesced():
             _enqueue_job(memory_ids)
 
 
+def enqueue_coalesced_job(memory_ids: list[int]) -> None:
+    """Inside the last transaction of an `embedding_jobs_coalesced()` block, when no outer transaction holds it:
+    enqueue the block's job now, with `memory_ids` (those this transaction wrote), so that it commits with them
+    and costs no transaction of its own. Should this transaction roll back, the block's end enqueues what the
+    committed ones wrote, as before."""
+    collected = getattr(_coalesced, "ids", None)
+    semantic = recall_setting("memory_semantic")
+    if collected is None or not (semantic["enabled"] and semantic["background_embedding_enabled"]):
+        return
+    taken = set(collected) | set(memory_ids)
+    if not taken:
+        return
+    async_task(EMBED_MEMORIES_TASK, sorted(taken))
+
+    def drop_taken():  # after the commit, when this transaction's own ids have joined `collected` too
+        collected[:] = [pk for pk in collected if pk not in taken]
+
+    transaction.on_commit(drop_taken)
+
+
 def embed_memories(memory_ids: list[int]) -> int:
     """Embed the given memories that still need it, each with its sentences (memories/sentences.py).
     Fail-open: errors mark the row, never lose it."""

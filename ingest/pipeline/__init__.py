@@ -8,7 +8,7 @@ inside its own transaction under the user's write lock, so a failure leaves
 nothing of that message written. A stage that does not apply to a run is
 skipped: remember_memory (`remember.py`) hands in its candidate and runs the same
 list, without pre_filter, extract and infer. Embedding jobs of the memories
-written are enqueued as one job at the end. It returns a `PipelineTrace` with
+written are enqueued as one job, committed with the last message. It returns a `PipelineTrace` with
 one entry per input message.
 """
 import copy
@@ -40,7 +40,7 @@ from ingest.pipeline.pre_filter import PreFilter
 from ingest.pipeline.reconcile import Reconcile
 from ingest.pipeline.resolve_refs import ResolveRefs
 from ingest.pipeline.tag_domain import TagDomain
-from memories.embedding_jobs import embedding_jobs_coalesced
+from memories.embedding_jobs import embedding_jobs_coalesced, enqueue_coalesced_job
 from recall_site.locks import retry_on_conflict, user_write_lock
 from recall_site.telemetry import INGEST_MESSAGES
 
@@ -69,17 +69,20 @@ def run_stages(items: list[WorkItem], context: IngestContext) -> None:
             stage.run_batch(items, context)
     batch_stages = [stage for stage in stages if not stage.in_transaction]
     write_stages = [stage for stage in stages if stage.in_transaction]
+    writing = [item for item in items if item.rejection is None]
     with embedding_jobs_coalesced():  # one embedding job for the memories of all messages
-        for item in items:
-            if item.rejection is None:
-                _write_message(item, context, batch_stages, write_stages)
+        for item in writing:
+            _write_message(item, context, batch_stages, write_stages, last=item is writing[-1])
 
 
-def _write_message(item: WorkItem, context: IngestContext, batch_stages: list, write_stages: list) -> None:
+def _write_message(item: WorkItem, context: IngestContext, batch_stages: list, write_stages: list, *,
+                   last: bool) -> None:
     # A retry starts again from the candidates as extracted: extracted anew (cheaper than copying every
     # message's candidates for a rare deadlock), or — for remember_memory's given one — copied.
     given = copy.deepcopy(item.candidates) if context.explicit else None
     attempts, stage_name = 0, ""
+    # The batch's one embedding job commits with its last message, unless an outer transaction holds them all.
+    job_now = last and not transaction.get_connection().in_atomic_block
 
     def write_once() -> None:
         nonlocal attempts, stage_name
@@ -94,6 +97,8 @@ def _write_message(item: WorkItem, context: IngestContext, batch_stages: list, w
                     stage.run(item, context)
                 if context.on_written:
                     context.on_written(item, _trace_entry(item))
+                if job_now:
+                    enqueue_coalesced_job([result.memory_id for result in item.results if result.memory_id])
         except Exception:
             context.self_entity = None  # it may have been created in the rolled-back transaction
             raise

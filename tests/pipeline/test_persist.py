@@ -53,6 +53,19 @@ def test_background_mode_embeds_after_commit(run, django_capture_on_commit_callb
     assert memory.embedding_status == "ready" and len(memory.embedding) == 384
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_enqueues_one_embedding_job_that_commits_with_its_last_message(monkeypatch):
+    from django_q.conf import Conf
+    from django_q.models import OrmQ
+
+    monkeypatch.setattr(Conf, "SYNC", False)  # the job stays queued: it can be read
+    trace = ingest("I moved to Lisbon last spring.", "My sister Ana works at a bakery in Porto.",
+                   "I prefer tea over coffee.", "thanks!")
+    [job] = OrmQ.objects.all()
+    assert sorted(job.task["args"][0]) == sorted(trace.memory_ids) and len(trace.memory_ids) >= 3
+    assert set(Memory.objects.values_list("embedding_status", flat=True)) == {"pending"}
+
+
 def test_inline_mode_embedding_failure_keeps_the_row(run, recall_config, monkeypatch, django_capture_on_commit_callbacks):
     recall_config({"memory_semantic": {"background_embedding_enabled": False,
                                        "inline_embedding_on_write_when_background_disabled": True}})
