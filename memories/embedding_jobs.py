@@ -48,7 +48,11 @@ def _enqueue_job(memory_ids: list[int]) -> None:
     """One background embedding job, in a transaction of its own that does not wait for its WAL flush: a job
     lost to a crash is redone by the scheduled embed_pending_memories, as its memories stay pending. In a
     transaction django-q's broker also keeps the connection (outside one it closes "old" connections, which
-    hands a pooled one back mid-request, or reconnects without a pool)."""
+    hands a pooled one back mid-request, or reconnects without a pool). Inside a caller's transaction it
+    commits with that one (whose durability it leaves alone)."""
+    if connection.in_atomic_block:
+        async_task(EMBED_MEMORIES_TASK, memory_ids)
+        return
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")
