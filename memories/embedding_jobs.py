@@ -61,7 +61,8 @@ def _enqueue_job(memory_ids: list[int]) -> None:
 
 @contextmanager
 def embedding_jobs_coalesced():
-    """Background embedding jobs of writes committed inside this block become one job, enqueued at its end.
+    """Background embedding jobs of writes committed inside this block become one job, enqueued at its end, or
+    inside its last transaction by `enqueue_coalesced_job`.
 
     Writes committed after the block (under an outer transaction) enqueue their own job as usual.
     """
@@ -89,7 +90,7 @@ def enqueue_coalesced_job(memory_ids: list[int]) -> None:
     taken = set(collected) | set(memory_ids)
     if not taken:
         return
-    async_task(EMBED_MEMORIES_TASK, sorted(taken))
+    _enqueue_job(sorted(taken))  # in this transaction: it commits with it
 
     def drop_taken():  # after the commit, when this transaction's own ids have joined `collected` too
         collected[:] = [pk for pk in collected if pk not in taken]

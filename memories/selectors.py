@@ -46,16 +46,15 @@ UPDATE_CHAIN_MAX = 50
 
 def update_chain(memory: Memory) -> list[Memory]:
     """The memories linked to `memory` as updates, at any distance: those it superseded or names in
-    `details.updates` (what it revised, ingest/pipeline/value_updates.py) and those that superseded it or name
-    it. Oldest first, `memory` included; its own user's only, at most UPDATE_CHAIN_MAX. [] when none."""
+    `details.updates` (what it revised, ingest/pipeline/value_updates.py) and those that superseded it or that
+    its `details.updated_by` names. Oldest first, `memory` included; its own user's only, at most
+    UPDATE_CHAIN_MAX. [] when none."""
     chain = {memory.pk: memory}
     frontier = [memory]
     while frontier and len(chain) < UPDATE_CHAIN_MAX:
-        ids = [linked.pk for linked in frontier]
-        named = {pk for linked in frontier for pk in [linked.superseded_by_id, *linked.details.get("updates", [])]}
-        links = Q(pk__in=named - {None}) | Q(superseded_by_id__in=ids)
-        for pk in ids:
-            links |= Q(details__updates__contains=[pk])
+        named = {pk for linked in frontier for pk in [linked.superseded_by_id, *linked.details.get("updates", []),
+                                                        *linked.details.get("updated_by", [])]}
+        links = Q(pk__in=named - {None}) | Q(superseded_by_id__in=[linked.pk for linked in frontier])
         frontier = list(Memory.objects.for_user(memory.user_id).without_vectors().filter(links)
                         .exclude(pk__in=chain)[:UPDATE_CHAIN_MAX - len(chain)])
         chain.update((linked.pk, linked) for linked in frontier)

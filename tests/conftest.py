@@ -7,6 +7,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from access.models import UserIdGrant
+from memories.readiness import reset_canary
 from recall_site.config import with_overrides
 
 
@@ -89,3 +90,13 @@ def recall_config(settings):
         return settings.RECALL
 
     return override
+
+
+@pytest.fixture
+def canary_bypassed(recall_config):
+    """Searches read vectors at once, as in production once warm: the start-up canary is bypassed, so a busy
+    machine cannot flip semantic retrieval off mid-test (tests/retrieval/test_readiness.py runs the real one)."""
+    recall_config({"memory_semantic": {"startup_canary_bypass": True}})
+    reset_canary()
+    yield
+    reset_canary()

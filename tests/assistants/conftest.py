@@ -4,15 +4,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from memories.readiness import reset_canary
-
 
 @pytest.fixture(autouse=True)
-def canary_bypassed(recall_config):
-    recall_config({"memory_semantic": {"startup_canary_bypass": True}})
-    reset_canary()
+def _canary_bypassed(canary_bypassed):  # tests/conftest.py
     yield
-    reset_canary()
 
 
 async def close_tool_connections() -> None:

@@ -3,7 +3,6 @@ import pytest
 from django.test import TestCase
 
 from memories.models import Memory
-from memories.readiness import reset_canary
 from memories.review.services import memory_approve
 from memories.services import memory_pin
 
@@ -14,13 +13,7 @@ PLAN = ("Here's a plan for sprint 1:\n\n1. Set up the repo and CI.\n2. Build the
         "3. Ship the weather widget calling the OpenWeather API.\n\nLet me know if you want changes!")
 
 
-@pytest.fixture(autouse=True)
-def semantic_ready(recall_config):
-    """Searches read vectors as in production (no start-up canary to wait for)."""
-    recall_config({"memory_semantic": {"startup_canary_bypass": True}})
-    reset_canary()
-    yield
-    reset_canary()
+pytestmark = pytest.mark.usefixtures("canary_bypassed")  # searches read vectors, as in production
 
 
 def ingest(api, *turns, session_id="chat-1"):

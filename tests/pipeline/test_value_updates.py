@@ -98,3 +98,22 @@ def test_a_new_date_for_the_same_deadline_is_linked_to_the_earlier_one_and_found
     ingest("My flight to Lisbon for the Instagram automation offsite is on May 3, 2024.",
            at=MONDAY + timedelta(days=5), session_id="s3")
     assert Memory.objects.get(content__contains="April 8").status == Status.ACTIVE  # a flight is not a deadline
+
+
+def test_links_made_before_updated_by_existed_get_it_from_the_migration(db):
+    """Migration 0015: a memory named in a later one's `details.updates` learns `updated_by` (its user's only)."""
+    from importlib import import_module
+
+    from django.db import connection
+
+    from tests import factories
+
+    old = factories.memory("alice", "The staging database holds 120 tables", type="fact")
+    new = factories.memory("alice", "The staging database holds 140 tables", type="fact",
+                           details={"updates": [old.pk]})
+    factories.memory("bob", "Not alice's update", type="fact", details={"updates": [old.pk]})
+    untouched = factories.memory("alice", "Prefers tea", details={"updates": []})
+    with connection.cursor() as cursor:
+        cursor.execute(import_module("memories.migrations.0015_backfill_updated_by").BACKFILL_UPDATED_BY)
+    assert Memory.objects.get(pk=old.pk).details["updated_by"] == [new.pk]
+    assert "updated_by" not in Memory.objects.get(pk=untouched.pk).details

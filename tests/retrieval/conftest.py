@@ -10,16 +10,12 @@ import pytest
 from django.utils import timezone
 
 from entities.services import alias_add, mentions_record
-from memories.readiness import reset_canary
 from tests import factories
 
 
 @pytest.fixture(autouse=True)
-def canary_bypassed(recall_config):
-    recall_config({"memory_semantic": {"startup_canary_bypass": True}})
-    reset_canary()
+def _canary_bypassed(canary_bypassed):  # tests/conftest.py
     yield
-    reset_canary()
 
 
 @pytest.fixture
