@@ -152,14 +152,16 @@ def role_phrases_said(*, user_id: str, mentions) -> set[tuple[str, str]]:
 
 
 def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confidence: float = 0.9,
-                    session_id: str = "", valid_from=None, source_message_id: str = "") -> Relation:
+                    session_id: str = "", valid_from=None, source_message_id: str = "",
+                    single_valued: bool = False) -> Relation:
     """Add the active edge subject —predicate→ object, or raise the confidence of the one already there; the
-    message that stated it joins its source message ids."""
+    message that stated it joins its source message ids. A `single_valued` edge (me lives_in Munich) retires
+    the subject's other active edges of that predicate (me lives_in Berlin), in the same statement."""
     sources = [source_message_id] if source_message_id else []
     relation = Relation(user_id=subject.user_id, subject=subject, predicate=predicate, object=object,
                         confidence=confidence, session_id=session_id, valid_from=valid_from,
                         source_message_ids=sources)
-    if _insert_unless_active(relation):
+    if _insert_unless_active(relation, retire_others_at=(valid_from or timezone.now()) if single_valued else None):
         return relation
     relation = Relation.objects.get(subject=subject, predicate=predicate, object=object,
                                     status=RelationStatus.ACTIVE)
@@ -175,24 +177,23 @@ def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confiden
     return relation
 
 
-def _insert_unless_active(relation: Relation) -> bool:
-    """Insert a new edge unless the same one is active (unique_active_relation): one statement, no savepoint."""
+def _insert_unless_active(relation: Relation, *, retire_others_at=None) -> bool:
+    """Insert a new edge unless the same one is active (unique_active_relation): one statement, no savepoint.
+    With `retire_others_at`, the subject's other active edges of the predicate are superseded then."""
     fields = [f for f in Relation._meta.concrete_fields if not f.primary_key]
+    params = [f.get_db_prep_save(f.pre_save(relation, True), connection) for f in fields]
     sql = (f"INSERT INTO {Relation._meta.db_table} ({', '.join(f.column for f in fields)})"
            f" VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING id")
+    if retire_others_at is not None:
+        sql = (f"WITH retired AS (UPDATE {Relation._meta.db_table} SET status = %s, valid_to = %s"
+               " WHERE user_id = %s AND subject_id = %s AND predicate = %s AND status = %s AND object_id <> %s) "
+               + sql)
+        params = [RelationStatus.SUPERSEDED, retire_others_at, relation.user_id, relation.subject_id,
+                  relation.predicate, RelationStatus.ACTIVE, relation.object_id, *params]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(relation, True), connection) for f in fields])
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return False
     relation.pk, relation._state.adding, relation._state.db = row[0], False, connection.alias  # as bulk_create does
     return True
-
-
-def relation_supersede_others(*, subject: Entity, predicate: str, keep: Entity, at=None) -> int:
-    """A new value for a single-valued edge (me lives_in Munich) retires the old ones (me lives_in Berlin)."""
-    return (
-        Relation.objects.filter(subject=subject, predicate=predicate, status=RelationStatus.ACTIVE)
-        .exclude(object=keep)
-        .update(status=RelationStatus.SUPERSEDED, valid_to=at or timezone.now())
-    )

@@ -1,11 +1,11 @@
 """State changes on memories and profiles. Each runs in a transaction and writes its audit row.
 
-`history_record`, `source_message_record` and `memory_create`'s entity links are
-written with hand-written SQL: the write pipeline adds them for nearly every message,
-and the ORM's save and bulk_create paths cost more than the INSERTs themselves.
+The write pipeline's steps (`memory_create`, `memory_reinforce`, `memory_supersede`,
+`history_record`, `source_message_record`) are hand-written SQL, each change and its
+history row in one statement: the pipeline makes them for nearly every message, and
+every round trip to PostgreSQL costs more than the statement itself.
 """
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from audit.labels import AuditAction
@@ -34,32 +34,54 @@ EDITABLE_FIELDS = (
 )
 
 
+_HISTORY_COLUMNS = "(user_id, memory_id, action, session_id, related_memory_id, at)"
+
+
 def history_record(memory: Memory, action: str, *, session_id: str = "", related_memory_id=None) -> None:
-    sql = (f"INSERT INTO {MemoryHistory._meta.db_table} (user_id, memory_id, action, session_id, related_memory_id, at)"
-           " VALUES (%s, %s, %s, %s, %s, %s)")
+    sql = f"INSERT INTO {MemoryHistory._meta.db_table} {_HISTORY_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s)"
     with connection.cursor() as cursor:
         cursor.execute(sql, [memory.user_id, memory.pk, action, session_id or "", related_memory_id, timezone.now()])
 
 
+def _update_with_history(assignments: str, params: list, *, memory_id: int, action: str, session_id: str = "",
+                         related_memory_id=None) -> bool:
+    """`UPDATE memory SET <assignments>` and its history row in one statement; False when the memory is gone."""
+    sql = (f"WITH changed AS (UPDATE {Memory._meta.db_table} SET {assignments} WHERE id = %s RETURNING id, user_id)"
+           f" INSERT INTO {MemoryHistory._meta.db_table} {_HISTORY_COLUMNS}"
+           " SELECT user_id, id, %s, %s, %s, %s FROM changed RETURNING memory_id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, memory_id, action, session_id or "", related_memory_id, timezone.now()])
+        return cursor.fetchone() is not None
+
+
+_SOURCE_MESSAGE_INSERT = (
+    f"INSERT INTO {SourceMessage._meta.db_table} (user_id, session_id, message_id, speaker, text, at)"
+    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, message_id) DO NOTHING")
+
+
+def _source_message_params(*, user_id, session_id, message_id, speaker, text, at) -> list:
+    return [user_id, session_id, message_id, speaker, text, at]
+
+
 def source_message_record(*, user_id: str, session_id: str, message_id: str, speaker: str, text: str, at) -> None:
     """Keep the words of a message that yielded a memory, once per (user, message id): the first text wins."""
-    sql = (f"INSERT INTO {SourceMessage._meta.db_table} (user_id, session_id, message_id, speaker, text, at)"
-           " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, message_id) DO NOTHING")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id, session_id, message_id, speaker, text, at])
+        cursor.execute(_SOURCE_MESSAGE_INSERT, _source_message_params(
+            user_id=user_id, session_id=session_id, message_id=message_id, speaker=speaker, text=text, at=at))
 
 
 # No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
 # memory_create and carries on in the same transaction; each rolls back whole.
 @transaction.atomic(savepoint=False)
 def memory_create(*, user_id: str, session_id: str, type: str, content: str, entities=(),
-                  expire_if_faded: bool = False, **fields) -> Memory:
+                  expire_if_faded: bool = False, source_message: dict | None = None, **fields) -> Memory:
     """Write one memory row, link its entities and enqueue its embedding.
 
     With `expire_if_faded`, a memory whose own date already puts it below the retrieval floor (a message from
     a transcript years old) is written expired: kept for the recovery window like any expired memory, and the
     trace counts it, so an import of old conversations does not look like a success that search then cannot
-    find."""
+    find. `source_message` (`source_message_record`'s fields) keeps the words it came from in the same
+    statement."""
     fields.setdefault("half_life_days", half_life_for(type, fields.get("domain", "personal")))
     memory = Memory(user_id=user_id, session_id=session_id, type=type, content=content.strip(), **fields)
     now = timezone.now()
@@ -68,8 +90,7 @@ def memory_create(*, user_id: str, session_id: str, type: str, content: str, ent
         memory.status, memory.expired_at = Status.EXPIRED, now
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
-    memory.save()
-    _link_entities_and_record_creation(memory, list(_roles(entities)), session_id, now)
+    _insert_with_links(memory, list(_roles(entities)), session_id, now, source_message)
     enqueue_embedding([memory.pk])
     return memory
 
@@ -79,17 +100,32 @@ def _roles(entities):
         yield item if isinstance(item, tuple) else (item, "mention")
 
 
-def _link_entities_and_record_creation(memory: Memory, links: list[tuple], session_id: str, now) -> None:
-    """One MemoryEntity row per (entity, role) (an entity linked twice keeps its first row) and the `created`
-    history row (and `expired`, for one written expired), in one statement."""
+_INSERTED_FIELDS = [f for f in Memory._meta.concrete_fields if not f.primary_key and not f.generated]
+
+
+def _insert_with_links(memory: Memory, links: list[tuple], session_id: str, now, source_message) -> None:
+    """The memory row, one MemoryEntity row per (entity, role) (an entity linked twice keeps its first row),
+    the `created` history row (and `expired`, for one written expired) and the source message, in one
+    statement."""
     actions = [HistoryAction.CREATED] + ([HistoryAction.EXPIRED] if memory.status == Status.EXPIRED else [])
-    sql = (f"WITH links AS (INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
-           " SELECT %s, %s, * FROM unnest(%s::bigint[], %s::varchar[]) ON CONFLICT DO NOTHING) "
-           f"INSERT INTO {MemoryHistory._meta.db_table} (user_id, memory_id, action, session_id, related_memory_id, at)"
-           " SELECT %s, %s, action, %s, NULL, %s FROM unnest(%s::varchar[]) AS action")
+    columns = ", ".join(f.column for f in _INSERTED_FIELDS)
+    sql = (f"WITH new AS (INSERT INTO {Memory._meta.db_table} ({columns})"
+           f" VALUES ({', '.join(['%s'] * len(_INSERTED_FIELDS))}) RETURNING id, user_id),"
+           f" links AS (INSERT INTO {MemoryEntity._meta.db_table} (user_id, memory_id, entity_id, role)"
+           " SELECT new.user_id, new.id, link.* FROM new, unnest(%s::bigint[], %s::varchar[]) AS link"
+           " ON CONFLICT DO NOTHING),"
+           f" history AS (INSERT INTO {MemoryHistory._meta.db_table}"
+           " (user_id, memory_id, action, session_id, related_memory_id, at)"
+           " SELECT new.user_id, new.id, action, %s, NULL, %s FROM new, unnest(%s::varchar[]) AS action)")
+    params = [f.get_db_prep_save(f.pre_save(memory, True), connection) for f in _INSERTED_FIELDS]
+    params += [[entity.pk for entity, _ in links], [role for _, role in links], session_id or "", now, actions]
+    if source_message:
+        sql += f", source AS ({_SOURCE_MESSAGE_INSERT})"
+        params += _source_message_params(user_id=memory.user_id, **source_message)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [memory.user_id, memory.pk, [entity.pk for entity, _ in links], [role for _, role in links],
-                             memory.user_id, memory.pk, session_id or "", now, actions])
+        cursor.execute(sql + " SELECT id FROM new", params)
+        memory.pk = cursor.fetchone()[0]
+    memory._state.adding, memory._state.db = False, connection.alias  # as Model.save does
 
 
 @transaction.atomic
@@ -160,21 +196,21 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     memory.confidence = min(round(memory.confidence + step, 4), MAX_CONFIDENCE)
     memory.last_reinforced_at = at or memory.last_reinforced_at
     memory.source_message_ids = memory.source_message_ids + ids
-    updated = Memory.objects.filter(pk=memory.pk).update(
-        occurrences=F("occurrences") + 1, confidence=memory.confidence,
-        last_reinforced_at=memory.last_reinforced_at, source_message_ids=memory.source_message_ids,
-    )
+    updated = _update_with_history(
+        "occurrences = occurrences + 1, confidence = %s, last_reinforced_at = %s, source_message_ids = %s",
+        [memory.confidence, memory.last_reinforced_at, memory.source_message_ids],
+        memory_id=memory.pk, action=HistoryAction.REINFORCED, session_id=session_id)
     if not updated:
         return None
     memory.occurrences += 1
-    history_record(memory, HistoryAction.REINFORCED, session_id=session_id)
     return memory
 
 
 def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     """A new value for the same attribute retires the old one (status superseded, superseded_by, valid_to)."""
-    Memory.objects.filter(pk=old.pk).update(status=Status.SUPERSEDED, superseded_by=new, valid_to=at)
-    history_record(old, HistoryAction.SUPERSEDED, session_id=new.session_id, related_memory_id=new.pk)
+    _update_with_history("status = %s, superseded_by_id = %s, valid_to = %s", [Status.SUPERSEDED, new.pk, at],
+                         memory_id=old.pk, action=HistoryAction.SUPERSEDED, session_id=new.session_id,
+                         related_memory_id=new.pk)
 
 
 def memories_mark_updated(*, memory_ids: list[int], by: Memory) -> None:

@@ -9,7 +9,7 @@ message id, and the words of a message that yielded a memory are kept as its
 date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
-from entities.services import relation_supersede_others, relation_upsert
+from entities.services import relation_upsert
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory, Status
 from memories.services import (
@@ -36,10 +36,10 @@ class Persist(Stage):
                 item.results.append(_result(Outcome.REJECTED, rejected.stage, rejected.reason, candidate))
             else:
                 item.results.append(self._write(candidate, item, context))
-        message = item.message
-        if message.id and any(result.memory_id for result in item.results):
-            source_message_record(user_id=context.user_id, session_id=context.session_id, message_id=message.id,
-                                  speaker=message.speaker or message.role, text=message.content, at=message.timestamp)
+        source = _source_message(item, context)
+        created = any(c.action == "create" and not c.rejected for c in item.candidates)
+        if source and not created and any(result.memory_id for result in item.results):
+            source_message_record(user_id=context.user_id, **source)  # a new memory's insert kept it already
 
     def _write(self, candidate: Candidate, item: WorkItem, context: IngestContext) -> CandidateResult:
         message = item.message
@@ -89,18 +89,24 @@ class Persist(Stage):
             fields["half_life_days"] = candidate.half_life_days
         return memory_create(user_id=context.user_id, session_id=context.session_id, type=candidate.type,
                              content=candidate.content, entities=list(links.values()), expire_if_faded=True,
-                             **fields)
+                             source_message=_source_message(item, context), **fields)
 
     def _write_relation(self, candidate: Candidate, context: IngestContext, at, message_id: str) -> None:
         spec = candidate.relation
         if not spec or not (spec.subject.entity and spec.object.entity) or spec.subject.entity == spec.object.entity:
             return
-        if spec.predicate in SINGLE_VALUED_PREDICATES:
-            relation_supersede_others(subject=spec.subject.entity, predicate=spec.predicate, keep=spec.object.entity,
-                                      at=at)
         relation_upsert(subject=spec.subject.entity, predicate=spec.predicate, object=spec.object.entity,
                         confidence=candidate.confidence, session_id=context.session_id, valid_from=at,
-                        source_message_id=message_id)
+                        source_message_id=message_id, single_valued=spec.predicate in SINGLE_VALUED_PREDICATES)
+
+
+def _source_message(item: WorkItem, context: IngestContext) -> dict | None:
+    """The message's words as its memories' evidence (`source_message_record`'s fields), if it has an id."""
+    message = item.message
+    if not message.id:
+        return None
+    return {"session_id": context.session_id, "message_id": message.id, "speaker": message.speaker or message.role,
+            "text": message.content, "at": message.timestamp}
 
 
 def _result(outcome, stage, reason, candidate, memory=None, superseded_ids=()) -> CandidateResult:

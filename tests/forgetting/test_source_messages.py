@@ -25,6 +25,16 @@ def test_a_message_that_yields_a_memory_keeps_its_words_with_session_and_time(db
     assert not SourceMessage.objects.filter(text__contains="funny").exists()  # it yielded nothing
 
 
+def test_a_message_that_only_repeats_a_memory_keeps_its_words_too(db):
+    first = ingest("I prefer morning meetings.", session_id="s1")
+    again = ingest("I prefer morning meetings!", session_id="s2")
+    assert [entry.outcome for entry in again.entries] == ["reinforced"]
+    memory = Memory.objects.get(pk=first.memory_ids[0])
+    said = dict(SourceMessage.objects.filter(user_id="alice").values_list("session_id", "text"))
+    assert said == {"s1": "I prefer morning meetings.", "s2": "I prefer morning meetings!"}
+    assert set(SourceMessage.objects.values_list("message_id", flat=True)) == set(memory.source_message_ids)
+
+
 def test_remember_memory_keeps_what_it_was_given(db):
     memory = remember_memory(user_id="alice", actor="alice", session_id="assistant", content="Prefers window seats")
     said = SourceMessage.objects.get(user_id="alice")
