@@ -164,6 +164,16 @@ else:
     # so a worker reconnects after PostgreSQL restarted instead of failing its next task on a dead socket.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
+# Parameters go to PostgreSQL apart from the statement's text (server-side binding), so a statement asked again
+# has the same text, and from its RECALL_DB_PREPARE_THRESHOLD-th use on a connection it runs prepared: parsed
+# and planned once per connection. A search's few statements spent a third of their server time planning.
+# "off" for a pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21, or
+# without max_prepared_statements; docs/scaling.md).
+_prepare_threshold = os.environ.get("RECALL_DB_PREPARE_THRESHOLD", "2")
+DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+DATABASES["default"]["OPTIONS"]["prepare_threshold"] = (
+    None if _prepare_threshold.lower() in ("off", "none", "") else int(_prepare_threshold))
+
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("RECALL_TEST_DB_NAME", "test_recall")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

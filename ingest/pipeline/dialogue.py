@@ -43,10 +43,11 @@ def replies(previous: Said | None, current: Said) -> bool:
 
 
 # Context, not a memory: losing the last swap to a crash costs one message's reading, so the statement does not
-# wait for its WAL flush (SET LOCAL in the implicit transaction of a two-statement query: one round trip).
+# wait for its WAL flush (synchronous_commit off for its own implicit transaction, set inside the statement: one
+# round trip). `setting` is always read, so the answer is one row, the before columns NULL for a new session.
 _SWAP = """
-SET LOCAL synchronous_commit = off;
-WITH before AS (SELECT said_by, asked, at FROM "{table}" WHERE user_id = %(user_id)s AND session_id = %(session_id)s),
+WITH setting AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
+before AS (SELECT said_by, asked, at FROM "{table}" WHERE user_id = %(user_id)s AND session_id = %(session_id)s),
 kept AS (
     INSERT INTO "{table}" (user_id, session_id, said_by, asked, at)
     VALUES (%(user_id)s, %(session_id)s, %(said_by)s, %(asked)s, %(at)s)
@@ -54,7 +55,7 @@ kept AS (
         at = EXCLUDED.at
     WHERE "{table}".at <= EXCLUDED.at
 )
-SELECT said_by, asked, at FROM before
+SELECT said_by, asked, at FROM setting LEFT JOIN before ON true
 """
 
 
@@ -66,7 +67,6 @@ def replies_in_batch(user_id: str, session_id: str, messages: list[Message]) -> 
     params = {"user_id": user_id, "session_id": session_id, **vars(spoken[-1])}
     with connection.cursor() as cursor:
         cursor.execute(_SWAP.format(table=SessionDialogue._meta.db_table), params)
-        cursor.nextset()  # past the SET's result
         row = cursor.fetchone()
-    before = Said(*row) if row and row[2] <= spoken[0].at else None
+    before = Said(*row) if row[2] is not None and row[2] <= spoken[0].at else None
     return [replies(previous, current) for previous, current in zip([before, *spoken], spoken)]
