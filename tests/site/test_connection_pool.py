@@ -40,3 +40,25 @@ def test_a_worker_tries_its_kept_connection_before_each_task():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "recall_site.settings_test"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["60", "True"]  # a restarted PostgreSQL costs the worker a reconnect, not a task
+
+
+def test_a_statement_asked_again_runs_prepared(db, canary_bypassed):
+    from search.retrieval import search_memories
+    from tests import factories
+
+    factories.memory("alice", "Lunch with Sarah on Thursday")
+    for _ in range(3):
+        assert search_memories(user_id="alice", query="when is lunch with Sarah").hits
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%memories_memory%"])
+        assert cursor.fetchone()[0] > 0  # parsed and planned once on this connection, not per search
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler():
+    code = ("import django; django.setup(); from django.conf import settings; "
+            "options = settings.DATABASES['default']['OPTIONS']; "
+            "print(options['server_side_binding'], options['prepare_threshold'])")
+    for value, expected in (("off", ["True", "None"]), ("5", ["True", "5"])):
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "recall_site.settings_test", "RECALL_DB_PREPARE_THRESHOLD": value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        assert out.split() == expected
