@@ -8,17 +8,36 @@ request fails at once (a 503 with Retry-After, recall_site/request_guards.py), a
 after it, each with one direct try, until a try succeeds. Then the old pool is closed and a fresh one
 opens: the service is back with the database, not at the pool's next backoff. A pool that is only busy
 (every connection lent out for the whole timeout) fails that one request.
+
+With server-side binding (settings.py) a statement's parameters travel apart from it, and PostgreSQL takes
+at most 65,535 of them: the cursor renders a statement with more (an ORM `__in` of a long list, a large
+bulk_create) client-side instead, as Django's default cursor renders every statement.
 """
 import threading
 
+import psycopg
 from django.db.backends.postgresql import base
 from psycopg_pool import PoolTimeout
 
 _lock = threading.Lock()
+MAX_BOUND_PARAMETERS = 65535  # the protocol's 16-bit count
+
+
+class ServerBindingCursor(base.ServerBindingCursor):
+    def execute(self, query, params=None, **kwargs):
+        if params is not None and len(params) > MAX_BOUND_PARAMETERS:
+            query, params = psycopg.ClientCursor(self.connection).mogrify(query, params), None
+        return super().execute(query, params, **kwargs)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     down_aliases: set[str] = set()  # per process: the servers a direct try last found down
+
+    def get_connection_params(self):
+        params = super().get_connection_params()
+        if params.get("cursor_factory") is base.ServerBindingCursor:
+            params["cursor_factory"] = ServerBindingCursor
+        return params
 
     def get_new_connection(self, conn_params):
         if not self.pool:

@@ -62,3 +62,11 @@ def test_prepared_statements_can_be_turned_off_for_a_pooler():
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "recall_site.settings_test", "RECALL_DB_PREPARE_THRESHOLD": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
         assert out.split() == expected
+
+
+def test_a_statement_with_more_parameters_than_postgresql_binds_still_runs(db):
+    from memories.models import Memory
+    from tests import factories
+
+    kept = factories.memory("alice", "Lunch with Sarah on Thursday")
+    assert Memory.objects.filter(pk__in=[kept.pk, *range(-70_000, 0)]).count() == 1  # 70,001 parameters
