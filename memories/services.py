@@ -54,20 +54,16 @@ def _update_with_history(assignments: str, params: list, *, memory_id: int, acti
         return cursor.fetchone() is not None
 
 
+_SOURCE_MESSAGE_FIELDS = ("user_id", "session_id", "message_id", "speaker", "text", "at")
 _SOURCE_MESSAGE_INSERT = (
-    f"INSERT INTO {SourceMessage._meta.db_table} (user_id, session_id, message_id, speaker, text, at)"
-    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, message_id) DO NOTHING")
-
-
-def _source_message_params(*, user_id, session_id, message_id, speaker, text, at) -> list:
-    return [user_id, session_id, message_id, speaker, text, at]
+    f"INSERT INTO {SourceMessage._meta.db_table} ({', '.join(_SOURCE_MESSAGE_FIELDS)})"
+    f" VALUES ({', '.join(['%s'] * len(_SOURCE_MESSAGE_FIELDS))}) ON CONFLICT (user_id, message_id) DO NOTHING")
 
 
 def source_message_record(*, user_id: str, session_id: str, message_id: str, speaker: str, text: str, at) -> None:
     """Keep the words of a message that yielded a memory, once per (user, message id): the first text wins."""
     with connection.cursor() as cursor:
-        cursor.execute(_SOURCE_MESSAGE_INSERT, _source_message_params(
-            user_id=user_id, session_id=session_id, message_id=message_id, speaker=speaker, text=text, at=at))
+        cursor.execute(_SOURCE_MESSAGE_INSERT, [user_id, session_id, message_id, speaker, text, at])
 
 
 # No savepoint inside a caller's transaction (two round trips per memory): no caller recovers from a failed
@@ -121,7 +117,7 @@ def _insert_with_links(memory: Memory, links: list[tuple], session_id: str, now,
     params += [[entity.pk for entity, _ in links], [role for _, role in links], session_id or "", now, actions]
     if source_message:
         sql += f", source AS ({_SOURCE_MESSAGE_INSERT})"
-        params += _source_message_params(user_id=memory.user_id, **source_message)
+        params += [memory.user_id if name == "user_id" else source_message[name] for name in _SOURCE_MESSAGE_FIELDS]
     with connection.cursor() as cursor:
         cursor.execute(sql + " SELECT id FROM new", params)
         memory.pk = cursor.fetchone()[0]
