@@ -144,15 +144,15 @@ JOIN (
     FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
          AS reached(entity_id, depth, position)
     CROSS JOIN LATERAL (
-        SELECT count(*) >= %(hub_memories)s AS hub FROM (
-            SELECT 1 FROM memories_memoryentity WHERE entity_id = reached.entity_id LIMIT %(hub_memories)s
+        SELECT count(*) >= {hub_memories} AS hub FROM (
+            SELECT 1 FROM memories_memoryentity WHERE entity_id = reached.entity_id LIMIT {hub_memories}
         ) AS first_links
     ) AS hubs
     JOIN (
         SELECT newest.memory_id, start.entity_id FROM unnest(%(reached_ids)s::bigint[]) AS start(entity_id)
         CROSS JOIN LATERAL (
             SELECT memory_id FROM memories_memoryentity
-            WHERE entity_id = start.entity_id ORDER BY memory_id DESC LIMIT %(per_entity)s
+            WHERE entity_id = start.entity_id ORDER BY memory_id DESC LIMIT {per_entity}
         ) AS newest
         UNION
         SELECT memory_id, entity_id FROM memories_memoryentity
@@ -175,9 +175,11 @@ def graph_pool(eligible: Eligible, reached: list, *, among: str, max_distance: s
     counts as just similar enough. The pool, the gate, the similarity floor and the
     order all run in the database.
     """
-    params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached],
-              "per_entity": recall_setting("memory_retrieval.graph_memories_per_entity"),
-              "hub_memories": recall_setting("memory_retrieval.graph_hub_memories")}
+    params = {"reached_ids": [r.entity_id for r in reached], "reached_depths": [r.depth for r in reached]}
+    # The LIMITs as literals, so that a prepared statement's generic plan knows how few rows they ask for.
+    pool = _POOL_SQL.replace("{among}", among).replace(
+        "{per_entity}", str(int(recall_setting("memory_retrieval.graph_memories_per_entity")))).replace(
+        "{hub_memories}", str(int(recall_setting("memory_retrieval.graph_hub_memories"))))
     where = ""
     if vector is not None:
         distance = f"coalesce(m.embedding <=> {vector}, {max_distance})"
@@ -187,9 +189,8 @@ def graph_pool(eligible: Eligible, reached: list, *, among: str, max_distance: s
     else:
         order = "pool.depth, m.importance DESC, m.last_reinforced_at DESC, m.id DESC"
     sql, params = eligible.query(f"m.id, pool.entity_id, row_number() OVER (ORDER BY {order}) AS rank",
-                                 join=_POOL_SQL.replace("{among}", among), where=where, order=order, **params)
-    params["graph_limit"] = limit
-    return f"{sql} LIMIT %(graph_limit)s", params
+                                 join=pool, where=where, order=order, limit=limit, **params)
+    return sql, params
 
 
 @dataclass(frozen=True)

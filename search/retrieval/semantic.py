@@ -53,7 +53,7 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
     by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=f"m.embedding <=> {vector_sql}",
                                      limit=limit, vector=vector_literal(query_vector))
     by_sentence = (f"SELECT s.memory_id FROM memories_memorysentence s WHERE s.user_id = %(eligible_user_id)s"
-                   f" ORDER BY s.embedding <=> {vector_sql} LIMIT %(limit)s")
+                   f" ORDER BY s.embedding <=> {vector_sql} LIMIT {int(limit)}")
     return eligible.query(f"m.id, {memory_distance(vector_sql)} AS distance",
                           where=f"m.embedding IS NOT NULL AND m.id IN (({by_text}) UNION ({by_sentence}))",
                           order="distance", limit=limit, vector=params["vector"])

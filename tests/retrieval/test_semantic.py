@@ -1,8 +1,10 @@
 """The semantic retriever when pgvector's post-filtered HNSW scan comes back short."""
+import re
 from contextlib import contextmanager
 
 import pytest
 from django.db import connection
+from psycopg import sql
 from django.test.utils import CaptureQueriesContext
 
 from memories.embedding import embed_query
@@ -112,6 +114,37 @@ def test_a_gated_search_reads_its_domains_partial_index_and_is_not_crowded_out(d
         found = [pk for pk, _ in nearest_rows(nearest(eligible, vector, 40), "hnsw.ef_search = 40")]
     assert "memory_hnsw_professional" in plan
     assert sorted(found) == sorted(work)
+
+
+def generic_plan(query: tuple[str, dict]) -> str:
+    """EXPLAIN of a (sql, params) query prepared and planned without its values: the generic plan that
+    PostgreSQL may keep for a statement a connection asks again and again (settings.py prepares them)."""
+    text, params = query
+    names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", text)))
+    text = re.sub(r"%\((\w+)\)s", lambda match: f"${names.index(match[1]) + 1}", text).replace("%%", "%")
+    values = ", ".join(sql.Literal(params[name]).as_string(connection.connection) for name in names)
+    with connection.cursor() as cursor:
+        cursor.execute(f"PREPARE generic_probe AS {text}")
+        try:
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            cursor.execute(f"EXPLAIN EXECUTE generic_probe({values})")
+            return "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("RESET plan_cache_mode; DEALLOCATE generic_probe")
+
+
+def test_a_generic_plan_still_reads_the_gates_partial_index(db):
+    """The gate's domains are in the statement's text, not parameters (eligible.py): planned once for every
+    search of that gate, the nearest query still knows it may read the gate's own HNSW index."""
+    espresso_notes("alice", domain="personal")
+    factories.memory("alice", "Coffee budget for the office kitchen is due Friday", domain="professional")
+    embed_pending_memories()
+    gate = query_gate("espresso coffee tasting at work", domains=["professional", "scheduling"])
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
+    with index_scans_forced(iterative=False):
+        plan = generic_plan(nearest(eligible, embed_query("espresso coffee tasting"), 40))
+    assert "memory_hnsw_professional" in plan
+    assert "'alice'" not in plan  # the user stays a parameter: one plan for every user
 
 
 def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_it_found(db):
