@@ -4,8 +4,8 @@ from contextlib import contextmanager
 
 import pytest
 from django.db import connection
-from psycopg import sql
 from django.test.utils import CaptureQueriesContext
+from psycopg import sql
 
 from memories.embedding import embed_query
 from memories.tasks import embed_pending_memories
