@@ -131,13 +131,12 @@ def _lexeme_shares() -> tuple[dict[str, float], float | None]:
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:
-    """SQL for the summed weight of the lexemes `m.search_vector` holds (0 for none); adds its parameters."""
-    terms = []
-    for index, (lexeme, weight) in enumerate(weights.items()):
-        params[f"term_{index}"], params[f"weight_{index}"] = quoted(lexeme), weight
-        terms.append(f"CASE WHEN m.search_vector @@ to_tsquery('simple', %(term_{index})s)"
-                     f" THEN %(weight_{index})s::float8 ELSE 0 END")
-    return " + ".join(terms) or "0"
+    """SQL for the summed weight of the lexemes `m.search_vector` holds (0 for none); adds its parameters. The
+    lexemes and their weights are two array parameters, so the statement's text is the same however many words
+    the query has: one prepared statement (and plan) for all of them, not one per count of words."""
+    params["match_terms"], params["match_weights"] = [quoted(lexeme) for lexeme in weights], list(weights.values())
+    return ("(SELECT coalesce(sum(term.weight), 0) FROM unnest(%(match_terms)s::text[], %(match_weights)s::float8[])"
+            " AS term(query, weight) WHERE m.search_vector @@ to_tsquery('simple', term.query))")
 
 
 @dataclass(frozen=True)
