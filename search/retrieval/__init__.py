@@ -12,6 +12,7 @@ vector's nearest centroid decides the gate, so the full-text candidates wait for
 under a guessed gate they had to be fetched again whenever the centroid moved the gate). No
 transaction is open while the model runs.
 """
+import hashlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -68,7 +69,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     now = timezone.now()
     semantic_state = semantic_state_now()  # a search during the start-up warm-up runs on text + graph
     semantic = semantic_state == "ready"
-    embedding = _QueryEmbedding(query) if semantic else None
+    embedding = _QueryEmbedding(query, user_id) if semantic else None
     # A database call first: it lets go of the GIL, which the embedding thread needs to start.
     words = query_words(user_id, query, entities)
     gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
@@ -111,21 +112,45 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     )
 
 
+# Which of the capitalised words of a user's query were people the last time the same words were asked:
+# a digest of (user, words) → the positions of the people among them. It lets a query that names the same
+# words again be embedded once, as the resolved people will say, instead of twice (guessed and as written),
+# which on two cores made the two encodes and the request's database work wait for each other. A digest and
+# positions, no names: a forgotten user leaves nothing readable here. A wrong prediction (someone became a
+# person meanwhile) only costs the second encode, after the people are resolved. False: the people resolved
+# are not among the capitalised words ("Sarah" of "Sarah Chen"), so both encodes start at once every time.
+_named_before: dict[bytes, tuple[int, ...] | bool] = {}
+_NAMED_BEFORE_MAX = 50_000
+
+
 class _QueryEmbedding:
     """The query's vector with the people it names put as "they" (unnamed.py), started before they are
-    resolved: the text's guess at them, and the query as written when that guess may be wrong."""
+    resolved: as the same words resolved the last time, or else both the text's guess at them and the query
+    as written, since that guess may be wrong."""
 
-    def __init__(self, query: str):
+    def __init__(self, query: str, user_id: str = ""):
         self.query = query
-        self.guess = without_names(query, capitalised_names(query))
-        self.pending = {self.guess: _embedder.submit(_query_vector, self.guess)}
-        if self.guess != query:
-            self.pending[query] = _embedder.submit(_query_vector, query)
+        self.names = capitalised_names(query)
+        self.key = hashlib.blake2b(repr((user_id, self.names)).encode(), digest_size=16).digest()
+        if isinstance(people := _named_before.get(self.key), tuple):
+            texts = [without_names(query, [self.names[index] for index in people])]
+        else:
+            texts = [without_names(query, self.names), query]
+        self.pending = {text: _embedder.submit(_query_vector, text) for text in dict.fromkeys(texts)}
 
     def result(self, people: list[str]):
-        text = without_names(self.query, written_names(self.query, people))
+        named = written_names(self.query, people)
+        text = without_names(self.query, named)
+        self._remember(named, text)
         pending = self.pending.get(text) or _embedder.submit(_query_vector, text)
         return pending.result()
+
+    def _remember(self, named: list[str], text: str) -> None:
+        if len(_named_before) >= _NAMED_BEFORE_MAX:
+            _named_before.clear()
+        people = tuple(index for index, name in enumerate(self.names) if name in named)
+        predicted = without_names(self.query, [self.names[index] for index in people])
+        _named_before[self.key] = people if predicted == text else False
 
 
 def _query_vector(query: str) -> tuple[list[float] | None, str | None]:

@@ -53,6 +53,19 @@ def test_the_query_vector_leaves_out_the_people_resolved(db, people, embedded):
     assert text.startswith("[")
 
 
+def test_a_query_naming_the_same_words_again_is_embedded_once_as_they_resolved_before(db):
+    query = "What does Anna do in Paris?"
+    first = _QueryEmbedding(query, "alice")
+    assert len(first.pending) == 2  # the guess (Anna and Paris as "they") and the query as written
+    first.result(["Anna"])
+    again = _QueryEmbedding(query, "alice")
+    assert list(again.pending) == ["What does they do in Paris?"]
+    assert len(_QueryEmbedding(query, "bob").pending) == 2  # nothing predicted from another user's words
+    vector, _ = again.result([])  # Anna is no longer a person of alice's: the prediction was wrong
+    assert vector == pytest.approx(embed_search_query(query), abs=1e-6)
+    assert len(_QueryEmbedding(query, "alice").pending) == 1  # and is learnt again
+
+
 def test_a_question_about_a_person_finds_what_they_did_before_what_others_did(remember, recall_config):
     anna, ben = factories.person("alice", "Anna"), factories.person("alice", "Ben")
     target = remember(ANNA_SWIMS, type="event", entities=[anna])
