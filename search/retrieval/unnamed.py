@@ -10,9 +10,11 @@ On the LoCoMo dev conversations this took multi-hop R@10 from 0.509 to 0.564
 (docs/benchmarks.md, session 16).
 
 The query is embedded before its names are resolved (the embedding overlaps that
-database work), so the names are guessed from the text: capitalised words after
-the first. The guess is kept when the people resolved are exactly those words;
-otherwise the query is embedded again as the resolved names say.
+database work), so the names are guessed: as the same capitalised words resolved
+the last time (search/retrieval/__init__.py), else from the text, capitalised
+words after the first, with the query as written encoded alongside. A guess is
+kept when the people resolved agree with it; otherwise the query is embedded
+again as the resolved names say.
 """
 import re
 
