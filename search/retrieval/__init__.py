@@ -128,7 +128,7 @@ class _QueryEmbedding:
     resolved: as the same words resolved the last time, or else both the text's guess at them and the query
     as written, since that guess may be wrong."""
 
-    def __init__(self, query: str, user_id: str = ""):
+    def __init__(self, query: str, user_id: str):
         self.query = query
         self.names = capitalised_names(query)
         self.key = hashlib.blake2b(repr((user_id, self.names)).encode(), digest_size=16).digest()

@@ -3,6 +3,7 @@ import pytest
 
 from memories.embedding import embed_search_query, embed_texts
 from memories.sentences import embedding_text
+from search import retrieval
 from search.retrieval import _QueryEmbedding, search_memories
 from search.retrieval.unnamed import capitalised_names, without_names, written_names
 from tests import factories
@@ -47,13 +48,15 @@ def test_the_vector_stored_leaves_out_only_a_linked_speaker(remember):
     (["Anna"], "What does they do with the kids?"),  # the guess at the names was right
     ([], "What does Anna do with the kids?"),  # Anna is no person of the user's: the query as written
 ])
-def test_the_query_vector_leaves_out_the_people_resolved(db, people, embedded):
-    vector, text = _QueryEmbedding("What does Anna do with the kids?").result(people)
+def test_the_query_vector_leaves_out_the_people_resolved(db, monkeypatch, people, embedded):
+    monkeypatch.setattr(retrieval, "_named_before", {})  # no prediction from another test's searches
+    vector, text = _QueryEmbedding("What does Anna do with the kids?", "alice").result(people)
     assert vector == pytest.approx(embed_search_query(embedded), abs=1e-6)
     assert text.startswith("[")
 
 
-def test_a_query_naming_the_same_words_again_is_embedded_once_as_they_resolved_before(db):
+def test_a_query_naming_the_same_words_again_is_embedded_once_as_they_resolved_before(db, monkeypatch):
+    monkeypatch.setattr(retrieval, "_named_before", {})
     query = "What does Anna do in Paris?"
     first = _QueryEmbedding(query, "alice")
     assert len(first.pending) == 2  # the guess (Anna and Paris as "they") and the query as written
