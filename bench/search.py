@@ -146,6 +146,8 @@ def _index_and_analyze() -> None:
     the load filled: a graph walk planned without statistics on relations was the slow first 2-hop round."""
     from django.db import connection
 
+    from memories.partitions import name_partition_indexes
+
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = 'memory_embedding_hnsw'")
         if cursor.fetchone():
@@ -153,6 +155,7 @@ def _index_and_analyze() -> None:
         cursor.execute("SET maintenance_work_mem = '1GB'")
         cursor.execute("CREATE INDEX memory_embedding_hnsw ON memories_memory "
                        "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)")
+        name_partition_indexes(cursor, "memories_memory")
         for table in ("memories_memory", "memories_memoryentity", "entities_entity", "entities_alias",
                       "entities_relation"):
             cursor.execute(f"VACUUM ANALYZE {table}")
@@ -165,6 +168,7 @@ def _load_sentences(user_id: str, vectors: np.ndarray) -> None:
     from django.db import connection, transaction
 
     from memories.models import Memory
+    from memories.partitions import name_partition_indexes
 
     ids = list(Memory.objects.filter(user_id=user_id).order_by("pk").values_list("pk", flat=True))
     rng = np.random.default_rng(7)
@@ -187,6 +191,7 @@ def _load_sentences(user_id: str, vectors: np.ndarray) -> None:
         wrapper.execute("SET LOCAL maintenance_work_mem = '1GB'")
         wrapper.execute("CREATE INDEX memory_sentence_hnsw ON memories_memorysentence "
                         "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)")
+        name_partition_indexes(wrapper, "memories_memorysentence")
         wrapper.execute("ANALYZE memories_memorysentence")
     print(f"loaded {count} sentence vectors in {time.perf_counter() - began:.0f}s", flush=True)
 
@@ -500,10 +505,13 @@ LOADED_TABLES = ("memories_memory", "memories_memoryentity", "entities_entity", 
 
 
 def _copy(cursor, table: str, columns: list[tuple[str, str]], rows) -> int:
-    """COPY `rows` into `table` in binary, FREEZE (the table was truncated in this transaction)."""
+    """COPY `rows` into `table` in binary, FREEZE (the table was truncated in this transaction) unless it is
+    partitioned, where PostgreSQL does not take FREEZE (the VACUUM after the load sets what it would)."""
     names = ", ".join(name for name, _ in columns)
+    cursor.execute("SELECT relkind = 'p' FROM pg_class WHERE oid = %s::regclass", [table])
+    freeze = "" if cursor.fetchone()[0] else ", FREEZE"
     count = 0
-    with cursor.copy(f"COPY {table} ({names}) FROM STDIN WITH (FORMAT BINARY, FREEZE)") as copy:
+    with cursor.copy(f"COPY {table} ({names}) FROM STDIN WITH (FORMAT BINARY{freeze})") as copy:
         copy.set_types([kind for _, kind in columns])
         for row in rows:
             copy.write_row(row)
@@ -512,12 +520,10 @@ def _copy(cursor, table: str, columns: list[tuple[str, str]], rows) -> int:
 
 
 def _drop_secondary_indexes(cursor, table: str) -> list[tuple[str, str]]:
-    """Drop the indexes of `table` that back no constraint; their (name, definition) as pg_indexes has them."""
-    cursor.execute(
-        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %s "
-        "AND NOT EXISTS (SELECT 1 FROM pg_constraint "
-        "WHERE conindid = format('%%I.%%I', schemaname, indexname)::regclass) ORDER BY indexname", [table])
-    dropped = cursor.fetchall()
+    """Drop the indexes of `table` that back no constraint; their (name, definition) to build them again."""
+    from memories.partitions import secondary_indexes
+
+    dropped = secondary_indexes(cursor, table)
     for name, _ in dropped:
         cursor.execute(f'DROP INDEX "{name}"')
     return dropped
@@ -528,6 +534,8 @@ def rebuild_indexes(cursor, dropped: list[tuple[str, tuple[str, str]]], index_me
     one's time and PostgreSQL's notices."""
     from django.db import connection
 
+    from memories.partitions import name_partition_indexes
+
     cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [index_memory])
     cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
     notice = lambda diagnostic: print(f"  NOTICE: {diagnostic.message_primary}", flush=True)  # noqa: E731
@@ -537,6 +545,8 @@ def rebuild_indexes(cursor, dropped: list[tuple[str, tuple[str, str]]], index_me
             step = time.perf_counter()
             cursor.execute(definition)
             print(f"CREATE INDEX {name} ({table}): {time.perf_counter() - step:.1f}s", flush=True)
+        for table in dict.fromkeys(table for table, _ in dropped):
+            name_partition_indexes(cursor, table)
     finally:
         connection.connection.remove_notice_handler(notice)
 
@@ -637,12 +647,14 @@ def print_sizes() -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_database_size(current_database()), pg_total_relation_size('memories_memory'), "
-                       "pg_relation_size('memories_memory'), pg_indexes_size('memories_memory')")
+        # Summed over the partitions (a partitioned table or index has no storage of its own).
+        cursor.execute("SELECT pg_database_size(current_database()), sum(pg_total_relation_size(relid)), "
+                       "sum(pg_relation_size(relid)), sum(pg_indexes_size(relid)) "
+                       "FROM pg_partition_tree('memories_memory')")
         database, total, heap, indexes = cursor.fetchone()
-        cursor.execute("SELECT indexname, pg_relation_size(format('%I.%I', schemaname, indexname)::regclass) "
-                       "FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'memories_memory' "
-                       "ORDER BY 2 DESC")
+        cursor.execute("SELECT indexname, (SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree("
+                       "format('%I.%I', schemaname, indexname)::regclass)) FROM pg_indexes "
+                       "WHERE schemaname = current_schema() AND tablename = 'memories_memory' ORDER BY 2 DESC")
         each = cursor.fetchall()
     print(f"database: {megabytes(database)}; memories_memory: {megabytes(total)} in all, table "
           f"{megabytes(heap)} (+ TOAST), indexes {megabytes(indexes)}")

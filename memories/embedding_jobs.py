@@ -124,10 +124,10 @@ def embed_memories(memory_ids: list[int]) -> int:
         own = [next(sentence_vectors) for _ in texts]
         with transaction.atomic():
             # Only store if the content is unchanged since it was read (an edit re-enqueues).
-            stored = Memory.objects.filter(pk=pk, content=content).update(
+            stored = Memory.objects.filter(user_id=user_id, pk=pk, content=content).update(  # one partition
                 embedding=vector, embedding_status=EmbeddingStatus.READY)
             if stored and own:  # an edit deleted the old text's sentences already; this replaces a rerun's
-                MemorySentence.objects.filter(memory_id=pk).delete()
+                MemorySentence.objects.filter(user_id=user_id, memory_id=pk).delete()
                 MemorySentence.objects.bulk_create(
                     MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
         done += stored

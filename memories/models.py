@@ -133,8 +133,9 @@ class Memory(models.Model):
     review_reason = models.CharField(max_length=32, blank=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    # In the database: (superseded_by_id, user_id) → (id, user_id), as memories/partitions.py keys memories.
     superseded_by = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes", db_constraint=False
     )
     expired_at = models.DateTimeField(null=True, blank=True)
     # subject + attribute identify what a fact is about (user + residence), so a
@@ -200,7 +201,8 @@ class MemorySentence(models.Model):
     replaced when it is re-embedded, gone with the memory."""
 
     user_id = models.CharField(max_length=128)
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sentences")
+    # The database's key is (memory_id, user_id) → the memory's (id, user_id): memories/partitions.py.
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sentences", db_constraint=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
 
     class Meta:
@@ -215,7 +217,8 @@ class MemoryEntity(models.Model):
     """Link from a memory to an entity it references (role: subject, object or mention)."""
 
     user_id = models.CharField(max_length=128)
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE)
+    # The database's key is (memory_id, user_id) → the memory's (id, user_id): memories/partitions.py.
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, db_constraint=False)
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE)
     role = models.CharField(max_length=16, default="mention")
 
@@ -247,7 +250,8 @@ class MemoryHistory(models.Model):
     """
 
     user_id = models.CharField(max_length=128)
-    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="history")
+    # The database's key is (memory_id, user_id) → the memory's (id, user_id): memories/partitions.py.
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="history", db_constraint=False)
     action = models.CharField(max_length=24, choices=HistoryAction.choices)
     session_id = models.CharField(max_length=128, blank=True)
     related_memory_id = models.BigIntegerField(null=True, blank=True)

@@ -104,7 +104,7 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         freshness_weight = retrieval["freshness_weight"]
     hits = load_hits(rank(candidates.ids, candidates.rows, candidates.graph.hop_paths, now=now, limit=limit,
                           max_chars=retrieval["max_chars"], graph_mentions=mentions_of(resolved, candidates.graph),
-                          freshness_weight=freshness_weight, query=query, people_named=bool(people)))
+                          freshness_weight=freshness_weight, query=query, people_named=bool(people)), user_id)
     return SearchOutcome(
         hits=hits, domain=gate.domain, domains=gate.domains, min_confidence=gate.min_confidence,
         resolved_entities=resolved, skip_reason="" if hits else "no_match", retrievers=list(candidates.ids),

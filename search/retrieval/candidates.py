@@ -106,7 +106,8 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
     params = {"lexical_ids": lexical, "event": MemoryType.EVENT.value, "person": EntityKind.PERSON.value,
               "assistant_said": json.dumps({"said_by": SAID_BY_ASSISTANT}),
               "cutoff": now - timedelta(days=recall_setting("decay.stale_person_days")),
-              "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"], "people": list(people)}
+              "vector": vector, "semantic_floor": retrieval["semantic_min_similarity"], "people": list(people),
+              **eligible.params}
     ctes, retrievers = [], ["SELECT unnest(%(lexical_ids)s::bigint[]) AS id"]
     vector_sql = None if vector is None else "(SELECT vector FROM query)"
     if vector is None:
@@ -150,7 +151,7 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})
 SELECT {columns}, semantic.rank, graph.rank, graph.entity_id, counted.rows
 FROM (SELECT count(*) AS rows FROM nearest) AS counted
-LEFT JOIN (candidate JOIN memories_memory m ON m.id = candidate.id) ON true
+LEFT JOIN (candidate JOIN memories_memory m ON m.id = candidate.id AND m.user_id = %(eligible_user_id)s) ON true
 LEFT JOIN semantic ON semantic.id = m.id
 LEFT JOIN graph ON graph.id = m.id
 """

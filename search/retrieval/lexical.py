@@ -58,13 +58,13 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     and cap + 1 rows each, ~2 ms per common word at 100k memories. The estimate is the planner's own (eligible
     rows × the lexeme's share of `search_vector` in pg_stats), computed here for all lexemes at once instead of
     planning one query per lexeme. An estimate can be low for a lexeme missing from the statistics: that one
-    is counted, as it should be. The statistics are the whole table's, every user's words mixed: a user with
+    is counted, as it should be. The statistics are the user's partition's, its users' words mixed: a user with
     at most ALWAYS_COUNTED_BELOW × cap eligible memories has every word counted (at most cap + 1 of the
     user's own rows each), so what other tenants write never changes how that user's words weigh."""
     rows = _eligible_rows(eligible)
     frequencies = {}
     if rows > ALWAYS_COUNTED_BELOW * cap:
-        shares, least = _lexeme_shares()
+        shares, least = _lexeme_shares(eligible.params["eligible_user_id"])
         unlisted = DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2)
         for lexeme in lexemes:
             if (estimate := rows * shares.get(lexeme, unlisted)) > cap:
@@ -111,14 +111,16 @@ def _database() -> tuple[str, str]:
     return connection.alias, connection.settings_dict["NAME"]
 
 
-def _lexeme_shares() -> tuple[dict[str, float], float | None]:
-    """The most common lexemes of `search_vector` with the share of memories holding each, and the smallest
-    such share (None without statistics), from pg_stats."""
+def _lexeme_shares(user_id: str) -> tuple[dict[str, float], float | None]:
+    """The most common lexemes of `search_vector` in the partition holding `user_id`'s memories, with the
+    share of its memories holding each, and the smallest such share (None without statistics), from pg_stats.
+    A partition's statistics, which autovacuum keeps: the partitioned table's own are never refreshed."""
     def read():
         with connection.cursor() as cursor:
             cursor.execute("SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-                           "WHERE schemaname = current_schema() AND tablename = 'memories_memory' "
-                           "AND attname = 'search_vector'")
+                           "WHERE schemaname = current_schema() AND attname = 'search_vector' AND tablename = "
+                           "(SELECT tableoid::regclass::text FROM memories_memory WHERE user_id = %s LIMIT 1)",
+                           [user_id])
             row = cursor.fetchone()
         if row is None or not row[0]:
             return {}, None
@@ -127,7 +129,7 @@ def _lexeme_shares() -> tuple[dict[str, float], float | None]:
         least = shares[len(elements)] if len(shares) > len(elements) else min(shares)
         return dict(zip(elements, shares)), least
 
-    return _cached((_database(), "lexeme shares"), read)
+    return _cached((_database(), "lexeme shares", user_id), read)
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:

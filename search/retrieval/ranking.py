@@ -120,7 +120,7 @@ def _from_epoch(epoch: float) -> datetime:
 _WINNERS_SQL = f"""
 SELECT {columns(MEMORY_ROW_FIELDS, "m")}, coalesce(linked.entities, '[]')
 FROM memories_memory m LEFT JOIN ({_LINKED_ENTITIES_SQL}) AS linked ON linked.memory_id = m.id
-WHERE m.id = ANY(%(ids)s)
+WHERE m.user_id = %(user_id)s AND m.id = ANY(%(ids)s)
 """
 
 
@@ -156,11 +156,11 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
     return chosen
 
 
-def load_hits(hits: list[Hit]) -> list[Hit]:
-    """The ranked hits with their memories in full (one statement, linked entities included); a memory
-    forgotten since it was ranked is left out."""
+def load_hits(hits: list[Hit], user_id: str) -> list[Hit]:
+    """The ranked hits of `user_id` with their memories in full (one statement, linked entities included); a
+    memory forgotten since it was ranked is left out."""
     full = {memory.pk: memory for memory in models_from_sql(
-        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, {"ids": [hit.memory.pk for hit in hits]},
+        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, {"user_id": user_id, "ids": [hit.memory.pk for hit in hits]},
         extra=("linked_entities",))}
     loaded = [hit for hit in hits if hit.memory.pk in full]
     for hit in loaded:

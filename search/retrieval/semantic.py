@@ -64,12 +64,13 @@ def memory_distance(vector_sql: str) -> str:
     nearest sentence's, or the whole text's when that is nearer or it has one sentence); NULL when not
     embedded. The whole text alone favours short memories; the best sentence alone, long ones (more
     sentences, more chances): on the LoCoMo dev conversations the mean ranked best (module docstring of
-    memories/sentences.py)."""
+    memories/sentences.py). The statement must carry the `eligible_user_id` parameter (an Eligible's)."""
     whole = f"(m.embedding <=> {vector_sql})"
     if not recall_setting("memory_semantic.sentence_vectors"):
         return whole
+    # The user as a parameter, not m.user_id: the planner then reads the one partition of sentences.
     best_sentence = (f"(SELECT min(s.embedding <=> {vector_sql}) FROM memories_memorysentence s"
-                     " WHERE s.memory_id = m.id)")
+                     " WHERE s.user_id = %(eligible_user_id)s AND s.memory_id = m.id)")
     return f"(({whole} + least({whole}, {best_sentence})) / 2)"
 
 

@@ -11,7 +11,7 @@ from tests import factories
 
 def heap_bytes(model) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_relation_size(%s)", [model._meta.db_table])
+        cursor.execute("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree(%s)", [model._meta.db_table])
         return cursor.fetchone()[0]
 
 

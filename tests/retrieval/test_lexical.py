@@ -86,7 +86,8 @@ def test_a_health_query_reads_the_health_full_text_index(db):
         # with the other indexes and plain scans out of the way (rolled back below), it must.
         sid = transaction.savepoint()
         cursor.execute("DROP INDEX memory_search_vector_gin, memory_user_type_status, memory_user_session, "
-                       "memory_user_review, memory_user_domain_status; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+                       "memory_user_review, memory_user_domain_status; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off;"
+                       " SET CONSTRAINTS ALL IMMEDIATE; ALTER TABLE memories_memory DROP CONSTRAINT memories_memory_pkey CASCADE")
         plan = "\n".join(row[0] for row in cursor.execute(f"EXPLAIN {sql}", params).fetchall())
         transaction.savepoint_rollback(sid)
     assert "Bitmap Index Scan on memory_fts_health" in plan, plan

@@ -1,4 +1,5 @@
 """The semantic retriever when pgvector's post-filtered HNSW scan comes back short."""
+import itertools
 import re
 from contextlib import contextmanager
 
@@ -8,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from psycopg import sql
 
 from memories.embedding import embed_query
+from memories.partitions import partition_of
 from memories.tasks import embed_pending_memories
 from search.retrieval import search_memories
 from search.retrieval.eligible import eligible_clause
@@ -21,6 +23,13 @@ from search.retrieval.semantic import (
     widened_candidates,
 )
 from tests import factories
+
+
+def user_in_the_partition_of(user_id: str) -> str:
+    with connection.cursor() as cursor:
+        wanted = partition_of(cursor, "memories_memory", user_id)
+        return next(f"bob{n}" for n in itertools.count()
+                    if partition_of(cursor, "memories_memory", f"bob{n}") == wanted)
 
 
 def espresso_notes(user_id: str, **fields) -> None:
@@ -49,8 +58,9 @@ def index_scans_forced(*, iterative: bool = True):
 
 @pytest.fixture
 def alice_among_bobs_espresso(db):
-    """150 of bob's memories nearer the query than any of alice's three: they fill an HNSW scan's candidates."""
-    espresso_notes("bob")
+    """150 of bob's memories nearer the query than any of alice's three: they fill an HNSW scan's candidates.
+    This bob's memories share alice's partition (memories/partitions.py); another partition's never crowd it."""
+    espresso_notes(user_in_the_partition_of("alice"))
     mine = [factories.memory("alice", text).pk for text in
             ("Likes a flat white in the morning", "Drinks green tea after lunch", "Avoids coffee after 4pm")]
     embed_pending_memories()
@@ -73,6 +83,25 @@ def test_without_iterative_scans_the_widened_or_exact_scan_finds_them(alice_amon
         assert len(short) < 3
         found = [pk for pk, _ in widened_candidates(alice, vector, 50, enough=20, found=len(short))]
     assert set(found) <= set(mine) and mine[2] in found
+
+
+def test_another_partitions_users_never_crowd_a_small_users_scan(transactional_db):
+    """The same 150 nearer memories in a user of another partition: alice's own partition's HNSW graph holds
+    only her rows, so even the plain post-filtered scan of pgvector < 0.8 finds all three. (Vacuumed first:
+    other tests' rolled-back rows leave dead entries in the graph, which such a scan would return.)"""
+    with connection.cursor() as cursor:
+        own = partition_of(cursor, "memories_memory", "alice")
+        other = next(f"bob{n}" for n in itertools.count() if partition_of(cursor, "memories_memory", f"bob{n}") != own)
+        cursor.execute(f"VACUUM memories_memory_p{own:02d}")
+    espresso_notes(other)
+    mine = [factories.memory("alice", text).pk for text in
+            ("Likes a flat white in the morning", "Drinks green tea after lunch", "Avoids coffee after 4pm")]
+    embed_pending_memories()
+    alice = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"))
+    with index_scans_forced(iterative=False):
+        found = [pk for pk, _ in nearest_rows(nearest(alice, embed_query("espresso coffee tasting"), 50),
+                                              "hnsw.ef_search = 50")]
+    assert sorted(found) == sorted(mine)
 
 
 def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db, recall_config):
