@@ -34,7 +34,7 @@ p50/p95/p99 per class and mode. Then, untimed, for every sampled user, query and
       of every tenant's), with the same query vector and gate; a candidate at the k-th exact distance (a
       tie) counts as found; "min R@10" is the worst query;
   lexical recall@10 / @30: Recall's full-text candidates (lexical.lexical_candidates with query_terms'
-      weights, which estimate a word's holders from the whole table's statistics for a user with over
+      weights, which estimate a word's holders from the statistics of the user's partition for a user with over
       25 x 200 eligible memories) against the same function given every word's holders counted exactly
       among the user's eligible rows.
 A query with no eligible row (exact scan empty, or no word held) counts for neither recall.
