@@ -1,7 +1,7 @@
 """Which memories a search may see at all: the user's own, active, in scope, and past the gate.
 
-Every retriever runs one raw query over `memories_memory m` that starts from this
-condition. Compiling the same filter through the ORM for each query cost ~1 ms of
+Every retriever runs one raw query over the user's partition of the memories (`m`,
+memories/partitions.py) that starts from this condition. Compiling the same filter through the ORM for each query cost ~1 ms of
 Python a query (a search makes four to six of them), while the queries
 themselves take a fraction of that once the indexes answer them.
 
@@ -13,26 +13,30 @@ generic plan (settings.py: statements run prepared) then still sees the gate's
 and how few rows a LIMIT asks for, so PostgreSQL can keep one plan per statement
 and gate instead of planning every search anew (~2.4 ms for the candidates
 statement). The values come from the code's enums and the validated request,
-and are quoted all the same.
+and are quoted all the same. The partition's name, in the text too, keeps each plan to one table.
 """
 from dataclasses import dataclass
 
 from memories.models import SEARCHABLE_REVIEW_REASONS, Scope, Status
+from memories.partitions import user_table
 from search.retrieval.gating import Gate
 
 
 @dataclass(frozen=True)
 class Eligible:
-    """A SQL condition over `memories_memory m` and its named parameters (pyformat)."""
+    """A SQL condition over a memory `m` of `table` (the user's partition) and its named parameters
+    (pyformat); `sentences` is the user's partition of the sentence vectors."""
 
     sql: str
     params: dict
+    table: str = "memories_memory"
+    sentences: str = "memories_memorysentence"
 
     def query(self, select: str, *, join: str = "", where: str = "", order: str = "", limit: int | None = None,
               **params) -> tuple[str, dict]:
-        """(sql, params) of `SELECT <select> FROM memories_memory m [<join>] WHERE <eligible> [AND <where>]
+        """(sql, params) of `SELECT <select> FROM <table> m [<join>] WHERE <eligible> [AND <where>]
         [ORDER BY <order>] [LIMIT <limit>]`."""
-        sql = f"SELECT {select} FROM memories_memory m {join} WHERE {self.sql}"
+        sql = f"SELECT {select} FROM {self.table} m {join} WHERE {self.sql}"
         if where:
             sql += f" AND {where}"
         if order:
@@ -67,7 +71,8 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
         conditions.append(f"m.scope = {literal(Scope.USER_GLOBAL)}")
     if types:
         conditions.append(f"m.type IN ({listed(sorted(map(str, types)))})")
-    return Eligible(" AND ".join(conditions), params)
+    return Eligible(" AND ".join(conditions), params, user_table("memories_memory", user_id),
+                    user_table("memories_memorysentence", user_id))
 
 
 def literal(value) -> str:

@@ -64,7 +64,7 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     rows = _eligible_rows(eligible)
     frequencies = {}
     if rows > ALWAYS_COUNTED_BELOW * cap:
-        shares, least = _lexeme_shares(eligible.params["eligible_user_id"])
+        shares, least = _lexeme_shares(eligible.table)
         unlisted = DEFAULT_MATCH_SHARE if least is None else min(DEFAULT_MATCH_SHARE, least / 2)
         for lexeme in lexemes:
             if (estimate := rows * shares.get(lexeme, unlisted)) > cap:
@@ -111,16 +111,15 @@ def _database() -> tuple[str, str]:
     return connection.alias, connection.settings_dict["NAME"]
 
 
-def _lexeme_shares(user_id: str) -> tuple[dict[str, float], float | None]:
-    """The most common lexemes of `search_vector` in the partition holding `user_id`'s memories, with the
-    share of its memories holding each, and the smallest such share (None without statistics), from pg_stats.
-    A partition's statistics, which autovacuum keeps: the partitioned table's own are never refreshed."""
+def _lexeme_shares(table: str) -> tuple[dict[str, float], float | None]:
+    """The most common lexemes of `search_vector` in `table` (the user's partition: autovacuum keeps its
+    statistics, never the partitioned table's own) with the share of its memories holding each, and the
+    smallest such share (None without statistics), from pg_stats."""
     def read():
         with connection.cursor() as cursor:
             cursor.execute("SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-                           "WHERE schemaname = current_schema() AND attname = 'search_vector' AND tablename = "
-                           "(SELECT tableoid::regclass::text FROM memories_memory WHERE user_id = %s LIMIT 1)",
-                           [user_id])
+                           "WHERE schemaname = current_schema() AND tablename = %s AND attname = 'search_vector'",
+                           [table])
             row = cursor.fetchone()
         if row is None or not row[0]:
             return {}, None
@@ -129,7 +128,7 @@ def _lexeme_shares(user_id: str) -> tuple[dict[str, float], float | None]:
         least = shares[len(elements)] if len(shares) > len(elements) else min(shares)
         return dict(zip(elements, shares)), least
 
-    return _cached((_database(), "lexeme shares", user_id), read)
+    return _cached((_database(), "lexeme shares", table), read)
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:

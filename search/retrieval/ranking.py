@@ -36,6 +36,7 @@ from rapidfuzz import fuzz
 
 from memories.decay import memory_freshness
 from memories.models import MEMORY_ROW_FIELDS, Memory
+from memories.partitions import user_table
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -116,10 +117,10 @@ def _from_epoch(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, tz=dt_timezone.utc)
 
 
-# The winners in full, each with its linked entities.
+# The winners in full, each with its linked entities, from the user's partition of the memories.
 _WINNERS_SQL = f"""
 SELECT {columns(MEMORY_ROW_FIELDS, "m")}, coalesce(linked.entities, '[]')
-FROM memories_memory m LEFT JOIN ({_LINKED_ENTITIES_SQL}) AS linked ON linked.memory_id = m.id
+FROM {{table}} m LEFT JOIN ({_LINKED_ENTITIES_SQL}) AS linked ON linked.memory_id = m.id
 WHERE m.user_id = %(user_id)s AND m.id = ANY(%(ids)s)
 """
 
@@ -160,7 +161,8 @@ def load_hits(hits: list[Hit], user_id: str) -> list[Hit]:
     """The ranked hits of `user_id` with their memories in full (one statement, linked entities included); a
     memory forgotten since it was ranked is left out."""
     full = {memory.pk: memory for memory in models_from_sql(
-        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL, {"user_id": user_id, "ids": [hit.memory.pk for hit in hits]},
+        Memory, MEMORY_ROW_FIELDS, _WINNERS_SQL.format(table=user_table("memories_memory", user_id)),
+        {"user_id": user_id, "ids": [hit.memory.pk for hit in hits]},
         extra=("linked_entities",))}
     loaded = [hit for hit in hits if hit.memory.pk in full]
     for hit in loaded:

@@ -8,6 +8,8 @@ from django.db import IntegrityError, connection, transaction
 
 from memories.models import Memory, MemoryEntity, MemoryHistory, MemorySentence
 from memories.partitions import PARTITIONED_TABLES
+from memories.tasks import embed_pending_memories
+from search.retrieval import search_memories
 from search.retrieval.eligible import eligible_clause
 from search.retrieval.gating import query_gate
 from tests import factories
@@ -96,3 +98,21 @@ def test_the_migration_moves_a_populated_database_to_plain_tables_and_back_witho
     assert later.pk > max(row[0] for row in before["Memory"])  # the id sequence kept its place
     (found,) = _query("SELECT id FROM memories_memory WHERE search_vector @@ plainto_tsquery('english', 'bakery')")
     assert found == (new.pk,)  # the generated full-text column and its indexes came back
+
+
+def test_with_every_partition_holding_tenants_a_repeated_search_keeps_one_plan(db, canary_bypassed):
+    """The statements name the user's partition (partitions.user_table): a generic plan reads one table and
+    PostgreSQL keeps it. Over the partitioned table it would be costed as reading all sixteen, and every
+    search would be planned anew."""
+    for n in range(64):
+        factories.memory(f"tenant{n}", f"Tenant {n} has lunch with Sarah on Thursdays")
+    factories.memory("alice", "Lunch with Sarah on Thursday")
+    embed_pending_memories()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    for _ in range(12):
+        assert search_memories(user_id="alice", query="when is lunch with Sarah").hits
+    plans = _query("SELECT generic_plans, custom_plans, statement FROM pg_prepared_statements "
+                   "WHERE statement LIKE '%%WITH query AS MATERIALIZED%%'")
+    assert plans and all(generic > 0 for generic, _, _ in plans), plans
+    assert all("memories_memory_p" in statement for _, _, statement in plans)

@@ -27,9 +27,9 @@ from tests import factories
 
 def user_in_the_partition_of(user_id: str) -> str:
     with connection.cursor() as cursor:
-        wanted = partition_of(cursor, "memories_memory", user_id)
+        wanted = partition_of(cursor, user_id)
         return next(f"bob{n}" for n in itertools.count()
-                    if partition_of(cursor, "memories_memory", f"bob{n}") == wanted)
+                    if partition_of(cursor, f"bob{n}") == wanted)
 
 
 def espresso_notes(user_id: str, **fields) -> None:
@@ -90,8 +90,8 @@ def test_another_partitions_users_never_crowd_a_small_users_scan(transactional_d
     only her rows, so even the plain post-filtered scan of pgvector < 0.8 finds all three. (Vacuumed first:
     other tests' rolled-back rows leave dead entries in the graph, which such a scan would return.)"""
     with connection.cursor() as cursor:
-        own = partition_of(cursor, "memories_memory", "alice")
-        other = next(f"bob{n}" for n in itertools.count() if partition_of(cursor, "memories_memory", f"bob{n}") != own)
+        own = partition_of(cursor, "alice")
+        other = next(f"bob{n}" for n in itertools.count() if partition_of(cursor, f"bob{n}") != own)
         cursor.execute(f"VACUUM memories_memory_p{own:02d}")
     espresso_notes(other)
     mine = [factories.memory("alice", text).pk for text in
