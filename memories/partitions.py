@@ -5,14 +5,20 @@ partition's users, not every tenant's (docs/scaling.md). The keys are the ones C
 the tables by `user_id`: the primary key is `(id, user_id)` and a foreign key to a memory is
 `(memory_id, user_id)`, so a row can only point at a memory of its own user. Django keeps using `id` alone.
 
+`user_table` names the partition that holds a user's rows, for the search's statements to read it directly.
 `repartition` turns the tables into partitioned ones (or back into plain ones) in place, keeping every row,
-index, check constraint, foreign key and the id sequence's position; the migrations call it.
+index, check constraint, foreign key and the id sequence's position; the migrations call it. A process that
+looked up partitions before another process repartitioned must restart (the web and worker processes do
+at a deploy's migrate).
 """
 from dataclasses import dataclass
 
 from django.db import connection
 
 PARTITIONED_TABLES = ("memories_memory", "memories_memorysentence")
+# maintenance_work_mem of the index builds, for this transaction: an HNSW graph larger than it is finished by
+# slow inserts on disk (~2.25 kB a vector: 512MB holds a 230k-row partition's); PostgreSQL's default is 64MB.
+INDEX_BUILD_MEMORY = "512MB"
 _REMEMBERED_USERS = 100_000  # partition numbers kept per process (~100 bytes each), then forgotten at once
 _partition_numbers: dict[tuple[str, str], int | None] = {}
 
@@ -33,6 +39,7 @@ def repartition(cursor, tables: tuple[str, ...], partitions: int | None) -> None
     when their target is partitioned. A row whose user differs from its memory's makes that step fail, and
     the migration with it: nothing is half-converted."""
     forget_partition_numbers()
+    cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [INDEX_BUILD_MEMORY])
     foreign_keys = _foreign_keys(cursor, tables)
     for key in foreign_keys:
         cursor.execute(f'ALTER TABLE "{key.table}" DROP CONSTRAINT "{key.name}"')
