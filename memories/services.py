@@ -43,14 +43,17 @@ def history_record(memory: Memory, action: str, *, session_id: str = "", related
         cursor.execute(sql, [memory.user_id, memory.pk, action, session_id or "", related_memory_id, timezone.now()])
 
 
-def _update_with_history(assignments: str, params: list, *, memory_id: int, action: str, session_id: str = "",
+def _update_with_history(assignments: str, params: list, *, memory: Memory, action: str, session_id: str = "",
                          related_memory_id=None) -> bool:
-    """`UPDATE memory SET <assignments>` and its history row in one statement; False when the memory is gone."""
-    sql = (f"WITH changed AS (UPDATE {Memory._meta.db_table} SET {assignments} WHERE id = %s RETURNING id, user_id)"
+    """`UPDATE memory SET <assignments>` and its history row in one statement; False when the memory is gone.
+    By user and id: PostgreSQL then plans and reads the user's partition alone (memories/partitions.py)."""
+    sql = (f"WITH changed AS (UPDATE {Memory._meta.db_table} SET {assignments} WHERE user_id = %s AND id = %s"
+           " RETURNING id, user_id)"
            f" INSERT INTO {MemoryHistory._meta.db_table} {_HISTORY_COLUMNS}"
            " SELECT user_id, id, %s, %s, %s, %s FROM changed RETURNING memory_id")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, memory_id, action, session_id or "", related_memory_id, timezone.now()])
+        cursor.execute(sql, [*params, memory.user_id, memory.pk, action, session_id or "", related_memory_id,
+                             timezone.now()])
         return cursor.fetchone() is not None
 
 
@@ -195,7 +198,7 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
     updated = _update_with_history(
         "occurrences = occurrences + 1, confidence = %s, last_reinforced_at = %s, source_message_ids = %s",
         [memory.confidence, memory.last_reinforced_at, memory.source_message_ids],
-        memory_id=memory.pk, action=HistoryAction.REINFORCED, session_id=session_id)
+        memory=memory, action=HistoryAction.REINFORCED, session_id=session_id)
     if not updated:
         return None
     memory.occurrences += 1
@@ -205,7 +208,7 @@ def memory_reinforce(*, memory: Memory, session_id: str, message_id: str = "", a
 def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     """A new value for the same attribute retires the old one (status superseded, superseded_by, valid_to)."""
     _update_with_history("status = %s, superseded_by_id = %s, valid_to = %s", [Status.SUPERSEDED, new.pk, at],
-                         memory_id=old.pk, action=HistoryAction.SUPERSEDED, session_id=new.session_id,
+                         memory=old, action=HistoryAction.SUPERSEDED, session_id=new.session_id,
                          related_memory_id=new.pk)
 
 
