@@ -145,8 +145,8 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
     else:
         ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
     # Without a query vector there is no distance to compute (nor sentence rows to read for it).
-    columns = _COLUMNS.replace("{distance}", memory_distance(vector_sql, eligible.sentences) if vector_sql else "NULL::float8").replace(
-        "{lexical}", weighted_match(lexeme_weights, params))
+    distance = memory_distance(vector_sql, eligible.sentences) if vector_sql else "NULL::float8"
+    columns = _COLUMNS.replace("{distance}", distance).replace("{lexical}", weighted_match(lexeme_weights, params))
     sql = f"""
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})
 SELECT {columns}, semantic.rank, graph.rank, graph.entity_id, counted.rows

@@ -1,9 +1,10 @@
 """Which memories a search may see at all: the user's own, active, in scope, and past the gate.
 
 Every retriever runs one raw query over the user's partition of the memories (`m`,
-memories/partitions.py) that starts from this condition. Compiling the same filter through the ORM for each query cost ~1 ms of
-Python a query (a search makes four to six of them), while the queries
-themselves take a fraction of that once the indexes answer them.
+memories/partitions.py) that starts from this condition. Compiling the same filter
+through the ORM for each query cost ~1 ms of Python a query (a search makes four to
+six of them), while the queries themselves take a fraction of that once the indexes
+answer them.
 
 Only the user, the session and the gate's confidence floors are parameters. What
 decides the plan is written into the statement's text as literals: the status,
@@ -29,8 +30,8 @@ class Eligible:
 
     sql: str
     params: dict
-    table: str = "memories_memory"
-    sentences: str = "memories_memorysentence"
+    table: str
+    sentences: str
 
     def query(self, select: str, *, join: str = "", where: str = "", order: str = "", limit: int | None = None,
               **params) -> tuple[str, dict]:
