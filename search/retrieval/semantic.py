@@ -16,8 +16,8 @@ re-sorts by distance anyway), so the scan goes on until the limit is met or
 all 20,000, 2-10 s with the pages not cached; bench/tenants.py). When the rows
 still come back short, the eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
 than were found and no more than that bound, an exact scan over them (index scans
-off) gives them all; a filter that keeps more rows than the bound keeps the short
-list (full-text and graph candidates still apply). On an older pgvector (an
+off) gives them all; a filter that keeps more rows than the bound gets the iterative
+scan once more with a higher bound (`hnsw_widened_max_scan_tuples`, 20,000). On an older pgvector (an
 external server at 0.6 or 0.7) the scan is first repeated with a breadth scaled to
 the shortfall (at most pgvector's 1000).
 
@@ -124,19 +124,28 @@ def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: 
     """(memory id, cosine similarity) of up to `limit` nearest memories, weak matches dropped, after the
     usual scan found only `found` of the `enough` rows wanted: without iterative scans, the scan again,
     widened in proportion to the shortfall (up to pgvector's maximum); then, if still short, an exact scan
-    when the eligible rows are more than were found and at most `memory_semantic.exact_scan_max_rows`.
-    None when neither applies: the usual scan's rows are all there is (all the eligible rows, or too many
-    to scan exactly)."""
+    when the eligible rows are more than were found and at most `memory_semantic.exact_scan_max_rows`, or,
+    with iterative scans and more eligible rows than that, the iterative scan again with its bound raised to
+    `memory_semantic.hnsw_widened_max_scan_tuples`: a big user's filter whose rows lie far from the query
+    (a health filter on a question about running) kept none of the usual 2,000 tuples' rows.
+    None when none applies: the usual scan's rows are all there is (all the eligible rows, or too many
+    to scan exactly without iterative scans)."""
     query = nearest(eligible, query_vector, limit)
     rows = None
-    if not getattr(connection, "recall_iterative_scan", False):
+    iterative = getattr(connection, "recall_iterative_scan", False)
+    if not iterative:
         wider = min(MAX_EF_SEARCH, int(hnsw_breadth(limit) * 1.5 * enough / max(found, 1)))
         rows = nearest_rows(query, f"hnsw.ef_search = {wider}")
         found = len(rows)
     if found < enough:
         most = recall_setting("memory_semantic.exact_scan_max_rows")
-        if found < _embedded_eligible(eligible, most + 1) <= most:
+        embedded = _embedded_eligible(eligible, most + 1)
+        if found < embedded <= most:
             rows = nearest_rows(query, "enable_indexscan = off")
+        elif embedded > most and iterative:
+            bound = int(recall_setting("memory_semantic.hnsw_widened_max_scan_tuples"))
+            if bound > int(recall_setting("memory_semantic.hnsw_max_scan_tuples")):
+                rows = nearest_rows(query, f"hnsw.max_scan_tuples = {bound}")
     if rows is None:
         return None
     floor = recall_setting("memory_retrieval.semantic_min_similarity")

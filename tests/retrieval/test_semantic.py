@@ -121,6 +121,35 @@ def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db
     assert sorted(pk for pk, _ in found) == sorted(liked)
 
 
+def test_a_big_users_filter_far_from_the_query_gets_the_iterative_scan_again_with_a_higher_bound(
+        db, recall_config):
+    """More eligible memories than exact_scan_max_rows, and the filter's rows far from the query: the usual
+    iterative scan stops at its bound among the nearer rows of other types and comes back short, so no
+    exact scan; the scan again with hnsw_widened_max_scan_tuples reaches the filter's rows."""
+    recall_config({"memory_semantic": {"exact_scan_max_rows": 1, "hnsw_max_scan_tuples": 20,
+                                       "hnsw_widened_max_scan_tuples": 5000},
+                   "memory_retrieval": {"semantic_min_similarity": -1.0}})  # far rows are what this is about
+    espresso_notes("alice", type="event")
+    liked = [factories.memory("alice", text, type="preference").pk for text in
+             ("Prefers the aisle seat on long flights", "Likes reading crime novels on the train",
+              "Prefers quiet hotels away from the centre")]
+    embed_pending_memories()
+    vector = embed_query("espresso coffee tasting")
+    preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"),
+                                  types=["preference"])
+    with index_scans_forced():
+        with connection.cursor() as cursor:
+            cursor.execute("SET hnsw.max_scan_tuples = 20; SET hnsw.ef_search = 10")  # as on a big table
+        try:
+            short = nearest_rows(nearest(preferences, vector, 50), None)
+            found = widened_candidates(preferences, vector, 50, enough=20, found=len(short))
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET hnsw.max_scan_tuples; RESET hnsw.ef_search")
+    assert len(short) < len(liked)
+    assert sorted(pk for pk, _ in found) == sorted(liked)
+
+
 def test_when_the_scan_found_every_eligible_row_nothing_is_scanned_again(alice_among_bobs_espresso):
     alice, vector, mine = alice_among_bobs_espresso
     with CaptureQueriesContext(connection) as queries:
