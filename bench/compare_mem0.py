@@ -6,9 +6,12 @@
     python bench/compare_mem0.py --size 10000     # one size (after make bench-deps and a var/secret_key)
     python bench/compare_mem0.py                  # 10k then 100k, each in its own process
     python bench/compare_mem0.py --skip-qdrant    # FAISS only
+    python bench/compare_mem0.py --size 10000 --skip-qdrant --served   # and Recall through `manage.py serve`
 
 Recall: POST /api/v1/search through DRF's APIClient exactly as bench/search.py's hybrid mode
-(token auth, query embedding included, limit 20) on the same bench_search_<size> database.
+(token auth, query embedding included, limit 20) on the same bench_search_<size> database; with --served
+also through a real `manage.py serve` on that database (bench/served.py: 2 web workers, one keep-alive
+HTTP connection), as a third system in the same rotation.
 mem0: `Memory.search(query, filters={"user_id": "bench"}, top_k=10)` in-process, over
  - FAISS (faiss-cpu, one thread, cosine), loaded through the vector store's own `insert` with the
    very vectors and texts Recall holds (var/bench/*.npy; nothing is embedded again), and
@@ -26,6 +29,7 @@ ms against 24 in the later rounds at 100k) while mem0's store was in the process
 import argparse
 import gc
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -186,6 +190,26 @@ def recall_system(size: int) -> System:
     return System(name="recall", call=call, texts=texts)
 
 
+def recall_served_system(port: int) -> System:
+    """The same searches through a real `manage.py serve` (bench/served.py), over one keep-alive connection."""
+    from rest_framework.authtoken.models import Token
+
+    from served import ServedClient
+
+    client = ServedClient(port, token=Token.objects.get(user__username="bench-search").key)
+
+    def call(query):
+        status, _ = client.request("POST", "/api/v1/search",
+                                   {"query": query, "scope": {"user_id": recall_bench.USER_ID}, "limit": 20})
+        assert status == 200, client.body
+        return client.body
+
+    def texts(body):
+        return [item["content"] for item in json.loads(body)["results"]][:MEM0_TOP_K]
+
+    return System(name="recall-served", call=call, texts=texts)
+
+
 # --- measuring ----------------------------------------------------------------------------------
 
 def measure(systems: list[System]) -> None:
@@ -215,9 +239,11 @@ def report(size: int, systems: list[System], load: tuple) -> None:
     for name, row in table.items():
         print(f"| {name} | {row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['max']:.1f} |")
     if "mem0-faiss" in table:
-        recall, faiss = table["recall"], table["mem0-faiss"]
-        print("Recall / mem0-FAISS: " + ", ".join(
-            f"{key} {recall[key] / faiss[key]:.2f}x" for key in ("p50", "p95", "p99")))
+        faiss = table["mem0-faiss"]
+        for name, label in (("recall", "Recall"), ("recall-served", "Recall served")):
+            if name in table:
+                print(f"{label} / mem0-FAISS: " + ", ".join(
+                    f"{key} {table[name][key] / faiss[key]:.2f}x" for key in ("p50", "p95", "p99")))
     print_sanity(systems)
 
 
@@ -237,16 +263,31 @@ def print_sanity(systems: list[System]) -> None:
             line += (f"; {sum(shared)} of the {distinct} distinct texts of its top {MEM0_TOP_K}s are in Recall's"
                      f" top {MEM0_TOP_K} (per query {min(shared)}-{max(shared)})")
         print(line)
-    if len(systems) == 3:
-        faiss, qdrant = systems[1], systems[2]
+    named = {system.name: system for system in systems}
+    if "mem0-qdrant" in named:
+        faiss, qdrant = named["mem0-faiss"], named["mem0-qdrant"]
         same = sum(set(faiss.tops[query]) == set(qdrant.tops[query]) for query in faiss.tops)
         print(f"sanity mem0-faiss vs mem0-qdrant: same top-{MEM0_TOP_K} texts on {same}/{len(faiss.tops)} queries")
 
 
-def run_size(size: int, with_qdrant: bool) -> None:
+def run_size(size: int, with_qdrant: bool, served: bool = False) -> None:
     systems = [recall_system(size), mem0_system("faiss", size)]
     if with_qdrant:
         systems.append(mem0_system("qdrant", size))
+    if not served:
+        measure_and_report(size, systems)
+        return
+    from django.db import connection
+
+    from served import serving
+
+    connection.close()
+    with serving(connection.settings_dict) as port:
+        served_system = recall_served_system(port)
+        measure_and_report(size, systems + [served_system])
+
+
+def measure_and_report(size: int, systems: list[System]) -> None:
     # What Recall's web process does after its warm-up (recall_site.startup.warm_up), for everything loaded
     # here: mem0's stores hold ~1M Python objects, and a full collection walking them paused whichever
     # system's search triggered it for 100-150 ms.
@@ -263,6 +304,8 @@ def main():
     parser.add_argument("--skip-qdrant", action="store_true", help="measure mem0 over FAISS only")
     parser.add_argument("--qdrant-max-size", type=int, default=10_000,
                         help="largest size at which local Qdrant is loaded and measured (default 10000)")
+    parser.add_argument("--served", action="store_true",
+                        help="also measure Recall through a real `manage.py serve` (keep-alive HTTP)")
     parser.add_argument("--fresh-mem0", action="store_true", help="delete mem0's stores for this size first")
     args = parser.parse_args()
     if args.size is None:
@@ -278,7 +321,7 @@ def main():
     if args.fresh_mem0:
         for provider in ("faiss", "qdrant"):
             shutil.rmtree(mem0_dir() / f"{provider}_{args.size}", ignore_errors=True)
-    run_size(args.size, with_qdrant=not args.skip_qdrant and args.size <= args.qdrant_max_size)
+    run_size(args.size, with_qdrant=not args.skip_qdrant and args.size <= args.qdrant_max_size, served=args.served)
 
 
 if __name__ == "__main__":

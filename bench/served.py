@@ -72,10 +72,10 @@ def serving(settings_dict: dict, *, workers: int = 2):
 
 class ServedClient:
     """Requests to a served port over one keep-alive connection, or a new connection each (http.client, as
-    `requests.Session` or curl would): `request` answers (status, ms)."""
+    `requests.Session` or curl would): `request` answers (status, ms) and keeps the answer's body in `body`."""
 
     def __init__(self, port: int, *, token: str = "", keep_alive: bool = True):
-        self.port, self.keep_alive, self.connection = port, keep_alive, None
+        self.port, self.keep_alive, self.connection, self.body = port, keep_alive, None, b""
         self.headers = {"Content-Type": "application/json"} | ({"Authorization": f"Token {token}"} if token else {})
 
     def request(self, method: str, path: str, body=None) -> tuple[int, float]:
@@ -85,7 +85,7 @@ class ServedClient:
         began = time.perf_counter()
         self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=self.headers)
         response = self.connection.getresponse()
-        response.read()
+        self.body = response.read()
         return response.status, (time.perf_counter() - began) * 1000
 
     def close(self) -> None:
