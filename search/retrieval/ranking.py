@@ -32,7 +32,7 @@ from datetime import timezone as dt_timezone
 from typing import NamedTuple
 
 from django.db import connection
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from memories.decay import memory_freshness
 from memories.models import MEMORY_ROW_FIELDS, Memory
@@ -262,13 +262,14 @@ def _capped(hits: list[Hit], *, limit: int, max_chars: int) -> list[Hit]:
     """Best first, near-duplicates of a kept hit skipped, up to `limit`, their words within max_chars (see the
     module docstring)."""
     threshold = recall_setting("memory_retrieval.near_duplicate_ratio")
-    chosen = []
+    chosen, kept_texts = [], []
     for hit in hits:
         if len(chosen) >= limit:
             break
         text = hit.memory.content.lower()
-        if not any(fuzz.token_sort_ratio(text, kept.memory.content.lower()) >= threshold for kept in chosen):
+        if process.extractOne(text, kept_texts, scorer=fuzz.token_sort_ratio, score_cutoff=threshold) is None:
             chosen.append(hit)
+            kept_texts.append(text)
     while chosen:
         lengths = [len(hit.memory.content) for hit in chosen]
         length = _common_length(lengths, max_chars)
