@@ -142,12 +142,12 @@ def reach_paths(reached: list) -> dict[int, str]:
 _POOL_SQL = """
 JOIN (
     WITH reached AS MATERIALIZED (
-        SELECT reached.entity_id, reached.depth, reached.position, hubs.hub
+        SELECT walk.entity_id, walk.depth, walk.position, hubs.hub
         FROM unnest(%(reached_ids)s::bigint[], %(reached_depths)s::int[]) WITH ORDINALITY
-             AS reached(entity_id, depth, position)
+             AS walk(entity_id, depth, position)
         CROSS JOIN LATERAL (
             SELECT count(*) >= {hub_memories} AS hub FROM (
-                SELECT 1 FROM memories_memoryentity WHERE entity_id = reached.entity_id LIMIT {hub_memories}
+                SELECT 1 FROM memories_memoryentity WHERE entity_id = walk.entity_id LIMIT {hub_memories}
             ) AS first_links
         ) AS hubs
     )

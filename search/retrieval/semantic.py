@@ -127,7 +127,7 @@ def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: 
     when the eligible rows are more than were found and at most `memory_semantic.exact_scan_max_rows`, or,
     with iterative scans and more eligible rows than that, the iterative scan again with its bound raised to
     `memory_semantic.hnsw_widened_max_scan_tuples`: a big user's filter whose rows lie far from the query
-    (a health filter on a question about running) kept none of the usual 2,000 tuples' rows.
+    (preferences, asked about a cafe) kept too few of the usual 2,000 tuples' rows.
     None when none applies: the usual scan's rows are all there is (all the eligible rows, or too many
     to scan exactly without iterative scans)."""
     query = nearest(eligible, query_vector, limit)

@@ -138,14 +138,10 @@ def test_a_big_users_filter_far_from_the_query_gets_the_iterative_scan_again_wit
     preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"),
                                   types=["preference"])
     with index_scans_forced():
-        with connection.cursor() as cursor:
-            cursor.execute("SET hnsw.max_scan_tuples = 20; SET hnsw.ef_search = 10")  # as on a big table
-        try:
-            short = nearest_rows(nearest(preferences, vector, 50), None)
-            found = widened_candidates(preferences, vector, 50, enough=20, found=len(short))
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("RESET hnsw.max_scan_tuples; RESET hnsw.ef_search")
+        with connection.cursor() as cursor:  # as on a big table; LOCAL: the test's transaction ends them
+            cursor.execute("SET LOCAL hnsw.max_scan_tuples = 20; SET LOCAL hnsw.ef_search = 10")
+        short = nearest_rows(nearest(preferences, vector, 50), None)
+        found = widened_candidates(preferences, vector, 50, enough=20, found=len(short))
     assert len(short) < len(liked)
     assert sorted(pk for pk, _ in found) == sorted(liked)
 
