@@ -5,6 +5,7 @@ users of very different sizes in one table.
     python bench/tenants.py --users 300 --total 60000 --sample 5     # small: ~4 min the first time
     python bench/tenants.py --users 300 --total 60000 --sample 5 --reuse   # measure again, no load
     python bench/tenants.py --reuse --forget 0.1    # then forget 10 % of the users, VACUUM, measure again
+    python bench/tenants.py --reuse --forget 0.1 --forget-only   # the same without the measuring before
 
 The users' memory counts follow a Zipf-like spread (rank ** -1.2, seeded log-normal jitter, at least 1 and
 at most 100k each, scaled to --total): at the defaults ~96 % of the users hold under 500 memories and ~15
@@ -45,8 +46,12 @@ forgetting.services.hard_delete, one user at a time: a filter forget of all the 
 tomorrow), then a forget of every entity left but the self (per user ~0.15 s, ~1 s for 7.6k memories, in
 the small run: no bulk path needed). The VACUUM each delete would queue is turned off and
 forgetting.tasks.vacuum_after_forget runs once after all of them (timed, with its slowest tables); then
-sizes, RSS and the results table again. The database keeps what the forget left: load again (no --reuse)
-for the whole population.
+sizes, RSS, the results table again and a residue scan: the forgotten users' rows left in every table of
+Recall's apps that has a user_id (none expected; each user's own "me" entity and the audit log's hard_delete
+events are kept by design, counted apart). The sample and the users forgotten are drawn from the spread as
+loaded, not from what the database holds now, so --forget-only (no measuring before) finishes a forget that
+was cut short, on the same users. The database keeps what the forget left: load again (no --reuse) for the
+whole population.
 
 Time on the 2-core host, small run (300 users, 60k memories, --sample 5): 3 min 40 s the first time (1.5
 min of it embedding the 20k corpus texts, then cached), 2 min 5 s with the corpus cached (load 40 s, of
@@ -82,6 +87,7 @@ TYPE_FILTERS = (["preference"], ["fact"], ["event"])
 RECALL_AT = (10, 30)
 SEARCH_LIMIT = 20  # as bench/search.py's bodies
 TIE = 1e-6  # cosine distances this close to the k-th exact one are ties
+RESIDUE_APPS = ("memories_", "entities_", "audit_", "django_q_", "forgetting_", "ingest_", "assistants_")
 
 ENTITY_COPY_COLUMNS = [
     ("id", "int8"), ("public_id", "text"), ("user_id", "text"), ("kind", "text"), ("canonical_name", "text"),
@@ -259,11 +265,23 @@ def stored_counts() -> dict[str, int]:
         return dict(cursor.fetchall())
 
 
-def class_table(counts: dict[str, int]) -> dict[str, list[str]]:
-    """Print users and memories per size class; {class: users, smallest first}."""
+def planned_counts(args) -> dict[str, int]:
+    """Memories per user as loaded (the spread): the sample and the users to forget come from it, so a run on
+    a database that a forget has since thinned picks the same users as the run before it."""
+    return {user_name(user): int(count) for user, count in enumerate(user_sizes(args.users, args.total, args.seed))}
+
+
+def class_members(counts: dict[str, int]) -> dict[str, list[str]]:
+    """{class: users, smallest first}."""
     members = defaultdict(list)
     for user, count in sorted(counts.items(), key=lambda item: (item[1], item[0])):
         members[size_class(count)].append(user)
+    return members
+
+
+def class_table(counts: dict[str, int]) -> dict[str, list[str]]:
+    """Print users and memories per size class; {class: users, smallest first}."""
+    members = class_members(counts)
     print(f"## {len(counts)} users, {sum(counts.values())} memories")
     print("| class | users | memories | smallest | median | largest |")
     print("|---|---|---|---|---|---|")
@@ -454,10 +472,12 @@ def graph_sizes() -> None:
                                        f"~{tuples} rows)" for name, total, indexes, tuples in rows), flush=True)
 
 
-def forget_users(counts: dict[str, int], share: float, keep: set[str], seed: int) -> None:
-    """Forget `share` of the users (none of `keep`) through forgetting.services.hard_delete, one user at a
-    time: every memory (a filter forget, `before` tomorrow), then every entity left but the user's self; then
-    forgetting.tasks.vacuum_after_forget once (the background VACUUM a forget queues, turned off per delete)."""
+def forget_users(counts: dict[str, int], share: float, keep: set[str], seed: int) -> list[str]:
+    """Forget `share` of the users of the spread `counts` (none of `keep`) through
+    forgetting.services.hard_delete, one user at a time: every memory (a filter forget, `before` tomorrow), then
+    every entity left but the user's self; then forgetting.tasks.vacuum_after_forget once (the background
+    VACUUM a forget queues, turned off per delete). The users chosen; a user already forgotten by an
+    interrupted run has nothing left to delete."""
     from django.conf import settings
     from django.db import connection
     from django.utils import timezone
@@ -510,6 +530,40 @@ def forget_users(counts: dict[str, int], share: float, keep: set[str], seed: int
     slowest = ", ".join(f"{table} {seconds:.1f}s" for table, seconds in sorted(statements, key=lambda x: -x[1])[:3])
     print(f"vacuum_after_forget: VACUUM (ANALYZE) of {len(tables)} tables in {time.perf_counter() - step:.1f}s "
           f"(slowest: {slowest})", flush=True)
+    return chosen
+
+
+def residue_scan(users: list[str]) -> None:
+    """Rows of `users` left in any table of Recall's apps and django-q2 that has a user_id column (partitions
+    read through their parent). Kept by design and counted apart: each user's own entity ("me": hard_delete
+    never forgets it, and it holds no content) and the audit log's hard_delete events (ids and counts, never
+    content). The bench's texts come from a corpus every user shares, so this counts rows by owner, not
+    words."""
+    from django.db import connection
+
+    from entities.models import EntityKind
+
+    began = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND column_name = %s AND NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = "
+            "format('%%I.%%I', table_schema, table_name)::regclass) ORDER BY table_name", ["user_id"])
+        tables = [table for (table,) in cursor.fetchall() if table.startswith(RESIDUE_APPS)]
+        left, kept = {}, {}
+        for table in tables:
+            cursor.execute(f'SELECT count(*) FROM "{table}" WHERE user_id = ANY(%s)', [users])
+            left[table] = cursor.fetchone()[0]
+        cursor.execute("SELECT count(*) FROM entities_entity WHERE user_id = ANY(%s) AND kind = %s",
+                       [users, EntityKind.SELF.value])
+        kept["own entities"] = cursor.fetchone()[0]
+    left["entities_entity"] -= kept["own entities"]
+    for table in [table for table in left if table.startswith("audit_")]:
+        kept[table] = left.pop(table)
+    rows = ", ".join(f"{table} {n}" for table, n in left.items() if n) or "no rows left"
+    print(f"residue scan of {len(users)} forgotten users over {len(tables)} tables in "
+          f"{time.perf_counter() - began:.1f}s: {rows}; kept by design: "
+          + ", ".join(f"{name} {n}" for name, n in kept.items() if n), flush=True)
 
 
 def main():
@@ -523,10 +577,15 @@ def main():
     parser.add_argument("--reuse", action="store_true", help="measure the database as it is when it holds memories")
     parser.add_argument("--forget", type=float, default=0, metavar="SHARE",
                         help="then forget this share of the users (e.g. 0.1), VACUUM and measure again")
+    parser.add_argument("--forget-only", action="store_true",
+                        help="with --reuse --forget: no measuring before (a forget cut short: the rest of it, the "
+                             "VACUUM, the measuring after and the residue scan)")
     parser.add_argument("--index-memory", default="5GB", help="maintenance_work_mem of the index builds")
     args = parser.parse_args()
     if not 0 <= args.forget < 1:
         parser.error("--forget takes a share between 0 and 1")
+    if args.forget_only and not (args.reuse and args.forget):
+        parser.error("--forget-only goes with --reuse and --forget")
     if args.sample < 1 or not 1 <= args.queries <= len(bench.QUERIES):
         parser.error(f"--sample takes at least 1, --queries 1 to {len(bench.QUERIES)}")
     import logging
@@ -550,7 +609,9 @@ def main():
     bench.print_sizes()
     graph_sizes()
     print(f"PostgreSQL server RSS: {bench.server_rss()}", flush=True)
-    members = class_table(counts)
+    class_table(counts)
+    planned = planned_counts(args)
+    members = class_members(planned)
     rng = random.Random(args.seed)
     sample = {label: sorted(rng.sample(members[label], min(args.sample, len(members[label]))))
               for label, *_ in CLASSES if members[label]}
@@ -569,16 +630,19 @@ def main():
                      f"{recall_setting('memory_retrieval.semantic_min_similarity')}")
     title = (f"## search by size class: {sum(map(len, sample.values()))} users x {len(queries.texts)} queries x "
              f"{len(MODES)} modes, in-process POST /api/v1/search, limit {SEARCH_LIMIT} ({settings_line})")
-    print("measuring", flush=True)
-    results_table(title, sample, measure(sample, queries))
+    if not args.forget_only:
+        print("measuring", flush=True)
+        results_table(title, sample, measure(sample, queries))
     if args.forget:
-        forget_users(counts, args.forget, {user for users in sample.values() for user in users}, args.seed)
+        forgotten = forget_users(planned, args.forget, {user for users in sample.values() for user in users},
+                                 args.seed)
         bench.print_sizes()
         graph_sizes()
         print(f"PostgreSQL server RSS: {bench.server_rss()}", flush=True)
         class_table(stored_counts())
         print("measuring again", flush=True)
         results_table(f"{title}, after the forget and VACUUM", sample, measure(sample, queries))
+        residue_scan(forgotten)
     print(f"PostgreSQL server RSS after search: {bench.server_rss()}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kilobytes on Linux
     print(f"bench process peak RSS: {bench.megabytes(peak)}; total {time.perf_counter() - began:.0f}s", flush=True)

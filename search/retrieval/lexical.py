@@ -165,17 +165,20 @@ def query_terms(eligible: Eligible, lexemes: list[str]) -> QueryTerms:
 
 
 def ranked_matches(eligible: Eligible, terms: QueryTerms, words: list[str], limit: int, *,
-                   every_word: bool = False, exclude=()) -> tuple[str, dict]:
+                   every_word: bool = False, exclude: str = "", name: str = "tsquery") -> tuple[str, dict]:
     """(sql, params): ids of eligible memories holding any of `words`, by the summed weight of the query lexemes
     they hold (newest first on a tie); with `every_word`, holding all of them, by ts_rank (they share the same
-    words), among the first `lexical_max_matches` found: common words can be held together by thousands."""
-    params = {"tsquery": (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words),
-              "exclude": list(exclude)}
-    where = "m.search_vector @@ to_tsquery('simple', %(tsquery)s) AND NOT m.id = ANY(%(exclude)s)"
+    words), among the first `lexical_max_matches` found: common words can be held together by thousands.
+    `exclude`: SQL giving an array of ids to leave out; `name`: the tsquery's parameter, so that two of these
+    can share a statement."""
+    params = {name: (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words)}
+    where = f"m.search_vector @@ to_tsquery('simple', %({name})s)"
+    if exclude:
+        where += f" AND NOT m.id = ANY(({exclude})::bigint[])"
     if not every_word:
         return eligible.query("m.id", where=where, order=f"{weighted_match(terms.weights, params)} DESC, m.id DESC",
                               limit=limit, **params)
-    sql, params = eligible.query("m.id, ts_rank(m.search_vector, to_tsquery('simple', %(tsquery)s)) AS rank",
+    sql, params = eligible.query(f"m.id, ts_rank(m.search_vector, to_tsquery('simple', %({name})s)) AS rank",
                                  where=where, limit=recall_setting("memory_retrieval.lexical_max_matches"), **params)
     return (f"SELECT id FROM ({sql}) AS held ORDER BY rank DESC, id DESC LIMIT %(ranked)s",
             {**params, "ranked": limit})
@@ -194,22 +197,27 @@ def within_budget(terms: QueryTerms, budget: int) -> list[str]:
 
 def lexical_candidates(eligible: Eligible, terms: QueryTerms, limit: int, *, with_vectors: bool) -> list[int]:
     """Up to `limit` ids of memories sharing the query's informative lexemes: first those holding all of them,
-    then those holding any of the rarest ones, by summed rarity. The OR reads at most lexical_max_matches
-    rows: ranking every holder of a few mid-frequency words cost 15-50 ms at 100k memories, and the holders of
-    only the commoner of them are the weakest matches. A query made only of common words is left to the
-    vectors; without them, the memories holding all of its words are ranked."""
+    then those holding any of the rarest ones, by summed rarity (one statement). The OR reads at most
+    lexical_max_matches rows: ranking every holder of a few mid-frequency words cost 15-50 ms at 100k memories,
+    and the holders of only the commoner of them are the weakest matches. A query made only of common words is
+    left to the vectors; without them, the memories holding all of its words are ranked."""
     if not terms.informative:
         if with_vectors or not terms.weights:
             return []
         return _ids(ranked_matches(eligible, terms, list(terms.weights), limit, every_word=True))
-    found = []
-    if len(terms.informative) > 1:
-        found = _ids(ranked_matches(eligible, terms, terms.informative, limit, every_word=True))
-    if len(found) < limit:
-        budget = recall_setting("memory_retrieval.lexical_max_matches")
-        words = within_budget(terms, budget)
-        found += _ids(ranked_matches(eligible, terms, words, limit - len(found), exclude=found))
-    return found
+    rarest = within_budget(terms, recall_setting("memory_retrieval.lexical_max_matches"))
+    if len(terms.informative) == 1:
+        return _ids(ranked_matches(eligible, terms, rarest, limit))
+    every_sql, every_params = ranked_matches(eligible, terms, terms.informative, limit, every_word=True,
+                                             name="every_tsquery")
+    any_sql, any_params = ranked_matches(eligible, terms, rarest, limit, exclude="SELECT ids FROM every")
+    # ARRAY(subquery) keeps the subquery's order; the OR runs only when the AND left room.
+    sql = (f"WITH every AS MATERIALIZED (SELECT ARRAY({every_sql}) AS ids) SELECT every.ids, CASE WHEN "
+           f"cardinality(every.ids) < %(ranked)s THEN ARRAY({any_sql}) END FROM every")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {**every_params, **any_params})
+        every, rest = cursor.fetchone()
+    return every + (rest or [])[:limit - len(every)]
 
 
 def _ids(query: tuple[str, dict]) -> list[int]:

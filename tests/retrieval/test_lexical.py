@@ -124,3 +124,21 @@ def test_another_users_vocabulary_does_not_change_how_a_users_words_weigh(db, re
     assert "coffe" in alone[0].informative  # 15 of her 30 memories: under the cap of 20
     assert alone[2]  # the search finds her memories (near-duplicates folded into one)
     assert beside_bob == alone
+
+
+def test_memories_holding_every_word_come_before_those_holding_some_and_fill_the_limit_first(db):
+    """One statement asks for both: the memories holding all the informative words (by ts_rank), then those
+    holding any of the rarest, by summed rarity, none twice; a limit the first part fills gets no others."""
+    every = [factories.memory("alice", f"Budget review for the marketing deadline, draft {n}").pk for n in range(3)]
+    budget_only = factories.memory("alice", "Budget spreadsheet for the trip").pk
+    marketing_only = factories.memory("alice", "Marketing offsite in the spring").pk
+    question = "marketing budget deadline"
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate(question, include_all_domains=True))
+    terms = query_terms(eligible, query_lexemes(question))
+    assert len(terms.informative) == 3
+    found = lexical_candidates(eligible, terms, 10, with_vectors=True)
+    assert sorted(found[:3]) == sorted(every)
+    assert sorted(found[3:]) == sorted([budget_only, marketing_only])
+    assert lexical_candidates(eligible, terms, 4, with_vectors=True) == found[:4]
+    assert sorted(lexical_candidates(eligible, terms, 2, with_vectors=True)) == sorted(found[:2])
+    assert set(found[:2]) <= set(every)
