@@ -6,10 +6,10 @@ the tables by `user_id`: the primary key is `(id, user_id)` and a foreign key to
 `(memory_id, user_id)`, so a row can only point at a memory of its own user. Django keeps using `id` alone.
 
 `user_table` names the partition that holds a user's rows, for the search's statements to read it directly.
-`repartition` turns the tables into partitioned ones (or back into plain ones) in place, keeping every row,
-index, check constraint, foreign key and the id sequence's position; the migrations call it. A process that
-looked up partitions before another process repartitioned must restart (the web and worker processes do
-at a deploy's migrate).
+`repartition` turns the tables into partitioned ones (or back into plain ones, or into another number of
+partitions) in place, keeping every row, index, check constraint, foreign key and the id sequence's position;
+the migrations call it. A process that looked up partitions before another process repartitioned must restart
+(the web and worker processes do at a deploy's migrate).
 """
 from dataclasses import dataclass
 
@@ -143,6 +143,9 @@ def _rebuild(cursor, table: str, partitions: int | None) -> None:
     last_id = cursor.fetchone()[0]
 
     old = f"{table}_before_repartition"
+    cursor.execute("SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = %s::regclass", [table])
+    for (partition,) in cursor.fetchall():  # a partitioned table's: their names are the new partitions' too
+        cursor.execute(f'ALTER TABLE "{partition}" RENAME TO "{partition}_before_repartition"')
     cursor.execute(f'ALTER TABLE "{table}" RENAME TO "{old}"')
     partition_by = " PARTITION BY HASH (user_id)" if partitions else ""
     cursor.execute(f'CREATE TABLE "{table}" (LIKE "{old}" INCLUDING DEFAULTS INCLUDING GENERATED '
