@@ -11,7 +11,9 @@ into each use it made the statement 44 KB of text to quote and parse.
 
 When the nearest query comes back short (a filter that keeps few of the HNSW
 scan's rows), semantic.py widens it as before and the statement runs again
-with those nearest rows as a list.
+with those nearest rows as a list. So does a full list that is far from the
+question (`_far_from_the_question`): when every eligible row lies far from it, a
+big user's filtered HNSW scan returns rows farther still than the nearest ones.
 """
 import json
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from memories.models import SAID_BY_ASSISTANT, MemoryType
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.graph import GraphCandidates, graph_pool
-from search.retrieval.lexical import weighted_match
+from search.retrieval.lexical import eligible_rows, weighted_match
 from search.retrieval.ranking import RankingRow
 from search.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
 
@@ -68,10 +70,31 @@ def find_candidates(eligible: Eligible, *, vector: str | None, lexical: list[int
                       limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
 
     first = ask()
-    if vector is None or first.nearest >= enough:
+    if vector is None:
         return first
-    widened = widened_candidates(eligible, vector, limit, enough=enough, found=first.nearest)
+    found = first.nearest
+    if found >= enough and _far_from_the_question(first, eligible, enough):
+        found = len(first.ids["semantic"])
+    if found >= enough:
+        return first
+    widened = widened_candidates(eligible, vector, limit, enough=enough, found=found)
     return first if widened is None else ask(widened)
+
+
+def _far_from_the_question(first: Candidates, eligible: Eligible, enough: int) -> bool:
+    """The scan's list was full, but fewer than `enough` of its rows passed semantic_min_similarity and the best
+    is below `memory_semantic.far_scan_similarity`, for a user with more eligible memories than
+    `memory_semantic.far_scan_min_rows` (the planner's estimate, cached: the full-text rarity count asked for
+    it). Every eligible row then lies far from the question, where a filtered HNSW scan's order says little:
+    on the 2M-memory bench it returned rows at similarity 0.21-0.26 while the nearest were at 0.29-0.35
+    (R@10 0). Smaller users' scans find the nearest rows all the same (R@10 1.000): widening theirs only
+    cost time."""
+    semantic = recall_setting("memory_semantic")
+    if len(first.ids["semantic"]) >= enough:
+        return False
+    similarity = {row.pk: row.similarity for row in first.rows}
+    best = max((similarity[pk] for pk in first.ids["semantic"]), default=-1.0)
+    return best < semantic["far_scan_similarity"] and eligible_rows(eligible) > semantic["far_scan_min_rows"]
 
 
 def _from_statement(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,

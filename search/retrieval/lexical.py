@@ -61,7 +61,7 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     is counted, as it should be. The statistics are the user's partition's, its users' words mixed: a user with
     at most ALWAYS_COUNTED_BELOW × cap eligible memories has every word counted (at most cap + 1 of the
     user's own rows each), so what other tenants write never changes how that user's words weigh."""
-    rows = _eligible_rows(eligible)
+    rows = eligible_rows(eligible)
     frequencies = {}
     if rows > ALWAYS_COUNTED_BELOW * cap:
         shares, least = _lexeme_shares(eligible.table)
@@ -96,8 +96,8 @@ def forget_statistics() -> None:
     _statistics.clear()
 
 
-def _eligible_rows(eligible: Eligible) -> float:
-    """The planner's estimate of how many memories the search may see."""
+def eligible_rows(eligible: Eligible) -> float:
+    """The planner's estimate of how many memories the search may see (cached for STATISTICS_SECONDS)."""
     def estimate():
         sql, params = eligible.query("1")
         with connection.cursor() as cursor:

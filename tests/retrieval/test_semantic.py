@@ -251,3 +251,34 @@ def test_a_vector_written_as_text_reads_back_as_the_same_float32_vector(db):
                        [vector_literal(list(row.embedding)), vector_literal(embed_query(row.content)), row.pk])
         same, distance = cursor.fetchone()
     assert same and abs(distance) < 1e-6
+
+
+@pytest.mark.parametrize("big_user", [True, False])
+def test_a_full_list_far_from_the_question_is_scanned_again_for_a_big_user(db, recall_config, big_user):
+    """Every eligible memory far from the question: on a big table a filtered HNSW scan then returned a full
+    list of rows farther than the nearest ones. A list with fewer than the results asked for past the floor,
+    the best below far_scan_similarity, is widened like a short one (here: the exact scan, which finds the
+    nearest), but only for a user with more than far_scan_min_rows eligible memories (the planner's estimate)."""
+    from django.utils import timezone
+
+    from search.retrieval.candidates import find_candidates
+    from search.retrieval.semantic import vector_literal
+
+    recall_config({"memory_semantic": {"far_scan_min_rows": 0 if big_user else 10**6}})
+    espresso_notes("alice", type="event")
+    embed_pending_memories()
+    question = "filing the quarterly tax return before the deadline"
+    vector = vector_literal(embed_query(question))
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate(question, include_all_domains=True),
+                               types=["event"])
+    with CaptureQueriesContext(connection) as queries:
+        found = find_candidates(eligible, vector=vector, lexical=[], reached=[], paths={}, limit=30, enough=20,
+                                now=timezone.now(), lexeme_weights={})
+    similarity = {row.pk: row.similarity for row in found.rows}
+    assert len(found.ids["semantic"]) < 20 and all(similarity[pk] < 0.3 for pk in found.ids["semantic"])
+    exact_scans = [query for query in queries if "enable_indexscan = off" in query["sql"]]
+    assert bool(exact_scans) == big_user
+    if big_user:
+        exact = nearest_rows(nearest(eligible, vector, 30), "enable_indexscan = off")
+        floor = 0.2
+        assert found.ids["semantic"] == [pk for pk, distance in exact if 1 - distance >= floor]
