@@ -87,7 +87,7 @@ TYPE_FILTERS = (["preference"], ["fact"], ["event"])
 RECALL_AT = (10, 30)
 SEARCH_LIMIT = 20  # as bench/search.py's bodies
 TIE = 1e-6  # cosine distances this close to the k-th exact one are ties
-RESIDUE_APPS = ("memories_", "entities_", "audit_", "django_q_", "forgetting_", "ingest_", "assistants_")
+RESIDUE_APPS = ("memories_", "entities_", "audit_")  # the apps whose tables hold a user_id (the memory user)
 
 ENTITY_COPY_COLUMNS = [
     ("id", "int8"), ("public_id", "text"), ("user_id", "text"), ("kind", "text"), ("canonical_name", "text"),
@@ -534,8 +534,9 @@ def forget_users(counts: dict[str, int], share: float, keep: set[str], seed: int
 
 
 def residue_scan(users: list[str]) -> None:
-    """Rows of `users` left in any table of Recall's apps and django-q2 that has a user_id column (partitions
-    read through their parent). Kept by design and counted apart: each user's own entity ("me": hard_delete
+    """Rows of `users` left in any table of Recall's apps that has a user_id column (partitions read through
+    their parent; django-q2's queue has no user_id column: the memory purger deletes the tasks naming a forgotten
+    memory). Kept by design and counted apart: each user's own entity ("me": hard_delete
     never forgets it, and it holds no content) and the audit log's hard_delete events (ids and counts, never
     content). The bench's texts come from a corpus every user shares, so this counts rows by owner, not
     words."""

@@ -89,9 +89,9 @@ def _far_from_the_question(first: Candidates, eligible: Eligible, enough: int) -
     on the 2M-memory bench it returned rows at similarity 0.21-0.26 while the nearest were at 0.29-0.35
     (R@10 0). Smaller users' scans find the nearest rows all the same (R@10 1.000): widening theirs only
     cost time."""
-    semantic = recall_setting("memory_semantic")
     if len(first.ids["semantic"]) >= enough:
         return False
+    semantic = recall_setting("memory_semantic")
     similarity = {row.pk: row.similarity for row in first.rows}
     best = max((similarity[pk] for pk in first.ids["semantic"]), default=-1.0)
     return best < semantic["far_scan_similarity"] and eligible_rows(eligible) > semantic["far_scan_min_rows"]

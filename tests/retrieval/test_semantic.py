@@ -261,6 +261,7 @@ def test_a_full_list_far_from_the_question_is_scanned_again_for_a_big_user(db, r
     nearest), but only for a user with more than far_scan_min_rows eligible memories (the planner's estimate)."""
     from django.utils import timezone
 
+    from recall_site.config import recall_setting
     from search.retrieval.candidates import find_candidates
     from search.retrieval.semantic import vector_literal
 
@@ -274,11 +275,12 @@ def test_a_full_list_far_from_the_question_is_scanned_again_for_a_big_user(db, r
     with CaptureQueriesContext(connection) as queries:
         found = find_candidates(eligible, vector=vector, lexical=[], reached=[], paths={}, limit=30, enough=20,
                                 now=timezone.now(), lexeme_weights={})
+    far = recall_setting("memory_semantic.far_scan_similarity")
+    floor = recall_setting("memory_retrieval.semantic_min_similarity")
     similarity = {row.pk: row.similarity for row in found.rows}
-    assert len(found.ids["semantic"]) < 20 and all(similarity[pk] < 0.3 for pk in found.ids["semantic"])
+    assert len(found.ids["semantic"]) < 20 and all(similarity[pk] < far for pk in found.ids["semantic"])
     exact_scans = [query for query in queries if "enable_indexscan = off" in query["sql"]]
     assert bool(exact_scans) == big_user
     if big_user:
         exact = nearest_rows(nearest(eligible, vector, 30), "enable_indexscan = off")
-        floor = 0.2
         assert found.ids["semantic"] == [pk for pk, distance in exact if 1 - distance >= floor]
