@@ -121,6 +121,41 @@ def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db
     assert sorted(pk for pk, _ in found) == sorted(liked)
 
 
+def copies_of(memory, count: int) -> None:
+    """`count` copies of `memory` (same user, type and fields) with random vectors, written in one statement:
+    a user with thousands of eligible memories without embedding each."""
+    table = memory._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s"
+                       " AND column_name NOT IN ('id', 'embedding') AND is_generated = 'NEVER'", [table])
+        columns = [row[0] for row in cursor.fetchall()]
+        names = sql.SQL(", ").join(map(sql.Identifier, columns))
+        cursor.execute(sql.SQL(
+            "INSERT INTO {table} ({names}, embedding) SELECT {names}, random.vector FROM {table},"
+            " generate_series(1, %s) AS copy, LATERAL (SELECT array_agg(random() - 0.5)::vector AS vector"
+            " FROM generate_series(1, 384) WHERE copy > 0) AS random WHERE id = %s"
+        ).format(table=sql.Identifier(table), names=names), [count, memory.pk])
+
+
+def test_a_short_list_of_thousands_of_eligible_memories_gets_the_exact_scan_by_default(db):
+    """With the default bounds, a filter keeping 5,101 of a user's memories that the HNSW scan returned short
+    is scanned exactly (at 2M memories: 11-49 ms for 6k-42k eligible rows, where the widened iterative scan
+    took up to 306 ms and missed some), not by the widened iterative scan."""
+    preference = factories.memory("alice", "Prefers window seats on trains", type="preference")
+    factories.memory("alice", "Booked the train to Hamburg", type="event")
+    embed_pending_memories()
+    preference.refresh_from_db()
+    copies_of(preference, 5100)
+    vector = embed_query("train seats")
+    preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("train seats"),
+                                  types=["preference"])
+    with CaptureQueriesContext(connection) as queries:
+        found = widened_candidates(preferences, vector, 30, enough=20, found=5)
+    assert any("enable_indexscan = off" in query["sql"] for query in queries)
+    assert not any("max_scan_tuples" in query["sql"] for query in queries)
+    assert found[0][0] == preference.pk  # the nearest, as only an exact scan is sure to find it
+
+
 def test_a_big_users_filter_far_from_the_query_gets_the_iterative_scan_again_with_a_higher_bound(
         db, recall_config):
     """More eligible memories than exact_scan_max_rows, and the filter's rows far from the query: the usual
