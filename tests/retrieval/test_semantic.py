@@ -139,7 +139,7 @@ def copies_of(memory, count: int) -> None:
         cursor.execute(sql.SQL(
             "INSERT INTO {table} ({names}, embedding) SELECT {names}, random.vector FROM {table},"
             " generate_series(1, %s) AS copy, LATERAL (SELECT array_agg(random() - 0.5)::vector AS vector"
-            " FROM generate_series(1, 384) WHERE copy > 0) AS random WHERE id = %s"
+            " FROM generate_series(1, 384) WHERE copy > 0) AS random WHERE id = %s"  # copy > 0: one vector per copy
         ).format(table=sql.Identifier(table), names=names), [count, memory.pk])
 
 
@@ -159,7 +159,7 @@ def test_a_short_list_of_thousands_of_eligible_memories_gets_the_exact_scan_by_d
         found = widened_candidates(preferences, vector, 30, enough=20, found=5)
     assert any("enable_indexscan = off" in query["sql"] for query in queries)
     assert not any("max_scan_tuples" in query["sql"] for query in queries)
-    assert found[0][0] == preference.pk  # the nearest, as only an exact scan is sure to find it
+    assert found[0][0] == preference.pk  # the memory that matches the question first, not a random copy
 
 
 def test_a_big_users_filter_far_from_the_query_gets_the_iterative_scan_again_with_a_higher_bound(
