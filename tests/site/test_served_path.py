@@ -18,9 +18,10 @@ from tests.site.live_serve import clean_up, free_port, fresh_var, start_serve
 POOL = 3  # connections each of the 2 web workers keeps (worker-cluster processes keep one each, unpooled)
 
 
-@pytest.fixture
-def served(tmp_path):
-    var, port = fresh_var(tmp_path), free_port()
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One server for the module: each test leaves it as it found it (the burst test checks just that)."""
+    var, port = fresh_var(tmp_path_factory.mktemp("served")), free_port()
     serve = start_serve(var, port, RECALL_WEB_WORKERS="2", RECALL_DB_POOL_SIZE=str(POOL))
     try:
         for _ in range(240):  # ready: the model loaded and the workers' start-up work done
