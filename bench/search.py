@@ -337,7 +337,7 @@ def explain_plans(size: int | str, user: str = USER_ID) -> dict:
     plans["candidates"] = "\n".join(row[0] for row in nearest_rows(statements[0], None, explain=True))
     (CACHE_DIR / f"search_explain_{size}.txt").write_text(
         "\n\n".join(f"-- {name}\n{plan}" for name, plan in plans.items()))
-    return {"gin_used": "memory_search_vector_gin" in plans["lexical"] or "memory_fts_" in plans["lexical"],
+    return {"gin_used": "memory_words" in plans["lexical"],
             "hnsw_used": "memory_hnsw_" in plans["candidates"] or "memory_embedding_hnsw" in plans["candidates"]}
 
 

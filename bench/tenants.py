@@ -363,13 +363,15 @@ def exact_terms(eligible, lexemes: list[str]):
     estimate), weighed as query_terms weighs them."""
     from django.db import connection
 
+    from memories.user_words import holds, user_token
     from recall_site.config import recall_setting
-    from search.retrieval.lexical import QueryTerms, quoted
+    from search.retrieval.lexical import USER_TOKEN, QueryTerms, quoted
 
     if not lexemes:
         return QueryTerms({})
     cap = recall_setting("memory_retrieval.lexical_max_matches")
-    inner, params = eligible.query("count(*)", where="m.search_vector @@ to_tsquery('simple', term.query)")
+    inner, params = eligible.query("count(*)", where=holds("to_tsquery('simple', term.query)", USER_TOKEN),
+                                   eligible_user_token=user_token(eligible.user_id))
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT term.lexeme, ({inner}) "
                        "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",

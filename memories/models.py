@@ -9,6 +9,7 @@ from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from entities.models import EMBEDDING_DIMENSIONS, Entity
+from memories.user_words import UserWords
 
 # `details.said_by` of a memory holding what the assistant said (pipeline/assistant_turns.py).
 SAID_BY_ASSISTANT = "assistant"
@@ -62,7 +63,7 @@ def _gated_indexes(query_domain: str) -> list[models.Index]:
     return [
         HnswIndex(name=f"memory_hnsw_{query_domain}", fields=["embedding"], m=16, ef_construction=64,
                   opclasses=["vector_cosine_ops"], condition=gated),
-        GinIndex(name=f"memory_fts_{query_domain}", fields=["search_vector"], condition=gated),
+        GinIndex(UserWords(), name=f"memory_words_{query_domain}", condition=gated),
     ]
 
 
@@ -168,7 +169,8 @@ class Memory(models.Model):
             models.Index(fields=["user_id", "domain", "status"], name="memory_user_domain_status"),
             models.Index(fields=["user_id", "session_id"], name="memory_user_session"),
             models.Index(fields=["user_id", "needs_review"], name="memory_user_review"),
-            GinIndex(fields=["search_vector"], name="memory_search_vector_gin"),
+            # Full text, each user's postings apart (memories/user_words.py).
+            GinIndex(UserWords(), name="memory_words"),
             HnswIndex(
                 name="memory_embedding_hnsw",
                 fields=["embedding"],

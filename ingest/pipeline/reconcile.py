@@ -26,6 +26,7 @@ from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
 from ingest.pipeline.value_updates import earlier_values
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
+from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
 
@@ -75,12 +76,13 @@ def lexical_matches(user_id: str, candidate: Candidate):
     subject = candidate.subject.entity if candidate.subject else None
     conditions = ["user_id = %s", "type = %s", "status = %s", "subject_id = %s" if subject else "subject_id IS NULL"]
     params = [user_id, candidate.type, Status.ACTIVE] + ([subject.pk] if subject else [])
-    # A near-duplicate shares the candidate's longest words: an AND of those hits the GIN index selectively.
-    # plainto_tsquery ANDs the words' lexemes (stop words dropped), as the search_vector column was built.
+    # A near-duplicate shares the candidate's longest words: an AND of those hits the GIN index selectively,
+    # among the user's own postings (memories/user_words.py). plainto_tsquery ANDs the words' lexemes (stop
+    # words dropped), as the search_vector column was built.
     words = sorted(set(_WORDS.findall(candidate.content.casefold())), key=lambda w: (-len(w), w))[:KEY_WORDS]
     if words:
-        conditions.append("search_vector @@ plainto_tsquery('english', %s)")
-        params.append(" ".join(words))
+        conditions.append(holds("plainto_tsquery('english', %s)", "%s", alias=""))
+        params.extend([" ".join(words), user_token(user_id)])
     sql = f"SELECT {_COLUMNS} FROM {Memory._meta.db_table} WHERE {' AND '.join(conditions)} LIMIT {LOOKUP_LIMIT}"
     return models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, params)
 

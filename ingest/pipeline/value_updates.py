@@ -20,6 +20,7 @@ from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import F
 
 from memories.models import SAID_BY_ASSISTANT, Memory, Status
+from memories.user_words import UserToken, UserWords
 
 CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
@@ -142,7 +143,9 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     if not lookup:  # "%" alone: nothing to look up by
         return [], []
     query = SearchQuery(lookup, config="english", search_type="raw")
-    rows = (Memory.objects.filter(user_id=user_id, status=Status.ACTIVE, search_vector=query)
+    # Matched among the user's own full-text postings (memories/user_words.py), ranked by the words alone.
+    rows = (Memory.objects.alias(words=UserWords())
+            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
             .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
             .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
     updated, maybe = [], []

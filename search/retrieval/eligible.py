@@ -33,6 +33,10 @@ class Eligible:
     table: str
     sentences: str
 
+    @property
+    def user_id(self) -> str:
+        return self.params["eligible_user_id"]
+
     def query(self, select: str, *, join: str = "", where: str = "", order: str = "", limit: int | None = None,
               **params) -> tuple[str, dict]:
         """(sql, params) of `SELECT <select> FROM <table> m [<join>] WHERE <eligible> [AND <where>]

@@ -1,4 +1,5 @@
-"""Lexical retriever: PostgreSQL full-text search over the generated `search_vector` (GIN index).
+"""Lexical retriever: PostgreSQL full-text search over the generated `search_vector`, read from the user's own
+postings (GIN indexes of memories/user_words.py).
 
 A natural question ("When did Caroline go to the LGBTQ support group?") shares
 only some of its words with the memory that answers it, so full text does not
@@ -22,10 +23,12 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
+from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 
 MAX_LEXEMES = 12
+USER_TOKEN = "%(eligible_user_token)s"  # the searching user's token among the full-text postings (user_words.py)
 
 
 # The query as PostgreSQL indexes text: english lexemes, stop words removed (the first MAX_LEXEMES count).
@@ -71,8 +74,8 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
                 frequencies[lexeme] = round(estimate)
     counted = [lexeme for lexeme in lexemes if lexeme not in frequencies]
     if counted:
-        inner, params = eligible.query("1", where="m.search_vector @@ to_tsquery('simple', term.query)",
-                                       limit=cap + 1)
+        inner, params = eligible.query("1", where=holds("to_tsquery('simple', term.query)", USER_TOKEN),
+                                       limit=cap + 1, eligible_user_token=user_token(eligible.user_id))
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT term.lexeme, (SELECT count(*) FROM ({inner}) AS hits) "
                            "FROM unnest(%(lexemes)s::text[], %(queries)s::text[]) AS term(lexeme, query)",
@@ -172,7 +175,8 @@ def ranked_matches(eligible: Eligible, terms: QueryTerms, words: list[str], limi
     `exclude`: SQL giving an array of ids to leave out; `name`: the tsquery's parameter, so that two of these
     can share a statement."""
     params = {name: (" & " if every_word else " | ").join(quoted(lexeme) for lexeme in words)}
-    where = f"m.search_vector @@ to_tsquery('simple', %({name})s)"
+    params["eligible_user_token"] = user_token(eligible.user_id)
+    where = holds(f"to_tsquery('simple', %({name})s)", USER_TOKEN)
     if exclude:
         where += f" AND NOT m.id = ANY(({exclude})::bigint[])"
     if not every_word:

@@ -1,6 +1,9 @@
 """The full-text retriever: any of the question's words, rarest first, and the gated full-text indexes."""
+import re
+
 from django.db import connection, transaction
 
+from memories.partitions import partition_of
 from search.retrieval import search_memories
 from search.retrieval.eligible import eligible_clause
 from search.retrieval.gating import query_gate
@@ -79,18 +82,12 @@ def test_a_health_query_reads_the_health_full_text_index(db):
     assert gate.domains == ["health"]
     eligible = eligible_clause(user_id="alice", session_id=None, gate=gate)
     sql, params = ranked_matches(eligible, QueryTerms({"dentist": 1.0}), ["dentist"], 10)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         found = cursor.execute(sql, params).fetchall()
-        # On a big table the planner prefers the small partial index; here, with a handful of rows, it
-        # would scan anything. Whether the gate's filter can use the index at all is what matters:
-        # with the other indexes and plain scans out of the way (rolled back below), it must.
-        sid = transaction.savepoint()
-        cursor.execute("DROP INDEX memory_search_vector_gin, memory_user_type_status, memory_user_session, "
-                       "memory_user_review, memory_user_domain_status; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off;"
-                       " SET CONSTRAINTS ALL IMMEDIATE; ALTER TABLE memories_memory DROP CONSTRAINT memories_memory_pkey CASCADE")
-        plan = "\n".join(row[0] for row in cursor.execute(f"EXPLAIN {sql}", params).fetchall())
-        transaction.savepoint_rollback(sid)
-    assert "Bitmap Index Scan on memory_fts_health" in plan, plan
+    # On a big table the planner prefers the small partial index; here, with a handful of rows, it would
+    # scan anything. Whether the gate's filter can use the index at all is what matters.
+    plan = _plan_through_full_text_indexes(sql, params, also_drop=["memory_words"])
+    assert "Bitmap Index Scan on memory_words_health" in plan, plan
     assert found == [(allergy.pk,)]
 
 
@@ -142,3 +139,56 @@ def test_memories_holding_every_word_come_before_those_holding_some_and_fill_the
     assert lexical_candidates(eligible, terms, 4, with_vectors=True) == found[:4]
     assert sorted(lexical_candidates(eligible, terms, 2, with_vectors=True)) == sorted(found[:2])
     assert set(found[:2]) <= set(every)
+
+
+def _plan_through_full_text_indexes(sql: str, params: dict, *, also_drop=(), analyze: bool = False) -> str:
+    """The statement's plan with every other way in than the full-text indexes (and `also_drop`) dropped and
+    plain scans off, all rolled back."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        sid = transaction.savepoint()
+        dropped = ", ".join([*also_drop, "memory_user_type_status", "memory_user_session", "memory_user_review",
+                             "memory_user_domain_status"])
+        cursor.execute(f"DROP INDEX {dropped}; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off;"
+                       " SET CONSTRAINTS ALL IMMEDIATE; ALTER TABLE memories_memory DROP CONSTRAINT memories_memory_pkey CASCADE")
+        explain = "EXPLAIN ANALYZE" if analyze else "EXPLAIN"
+        plan = "\n".join(row[0] for row in cursor.execute(f"{explain} {sql}", params).fetchall())
+        transaction.savepoint_rollback(sid)
+    return plan
+
+
+def _another_user_of_the_partition_of(user_id: str) -> str:
+    with connection.cursor() as cursor:
+        home = partition_of(cursor, user_id)
+        return next(other for other in (f"tenant-{n}" for n in range(1000)) if partition_of(cursor, other) == home)
+
+
+def test_a_users_full_text_lookup_reads_only_that_users_postings(db):
+    """The full-text indexes hold each memory's words with its user's token (memories/user_words.py): another
+    user of the same partition whose memories hold the same words, however many, is not even read. Indexed
+    by the words alone, the index handed back all 41 rows and the others were dropped by their user (#29)."""
+    neighbour = _another_user_of_the_partition_of("alice")
+    for n in range(40):
+        factories.memory(neighbour, f"Medication I take every week, dose {n}", domain="health")
+    mine = factories.memory("alice", "Medication I take every week with breakfast", domain="health")
+    question = "medication I take every week"
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=query_gate(question))
+    terms = query_terms(eligible, query_lexemes(question))
+    sql, params = ranked_matches(eligible, terms, terms.informative, 10, every_word=True)
+    with connection.cursor() as cursor:
+        found = cursor.execute(sql, params).fetchall()
+    # A handful of rows is read faster any other way: how many rows the full-text index hands back counts.
+    plan = _plan_through_full_text_indexes(sql, params, analyze=True)
+    assert found == [(mine.pk,)]
+    read = re.findall(r"Bitmap Index Scan on memory_words\w* .*actual time=\S+ rows=(\d+)", plan)
+    assert read == ["1"], plan
+
+
+def test_user_ids_with_quotes_backslashes_and_spaces_find_their_own_memories_by_their_words(db):
+    users = ["o'brien", "back\\slash", "two words", "ünï:cöde@x", "'"]
+    own = {user: factories.memory(user, "Fed the sourdough starter at noon").pk for user in users}
+    question = "sourdough starter"
+    for user in users:
+        eligible = eligible_clause(user_id=user, session_id=None, gate=query_gate(question, include_all_domains=True))
+        terms = query_terms(eligible, query_lexemes(question))
+        assert terms.frequencies == {lexeme: 1 for lexeme in query_lexemes(question)}, user
+        assert lexical_candidates(eligible, terms, 10, with_vectors=False) == [own[user]], user

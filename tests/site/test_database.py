@@ -14,10 +14,14 @@ def test_vector_extension_is_installed(db):
         assert cursor.fetchone() is not None
 
 
+# The full-text indexes hold each memory's words with its user's token (memories/user_words.py).
+WORDS_INDEX = "USING gin (((search_vector || array_to_tsvector(ARRAY[('@'::text || (user_id)::text)]))))"
+
+
 def test_memory_table_has_hnsw_gin_and_btree_indexes(db):
     indexes = _indexes("memories_memory")
     assert "USING hnsw (embedding vector_cosine_ops)" in indexes["memory_embedding_hnsw"]
-    assert "USING gin (search_vector)" in indexes["memory_search_vector_gin"]
+    assert WORDS_INDEX in indexes["memory_words"]
     assert "(user_id, type, status)" in indexes["memory_user_type_status"]
     assert "(user_id, session_id)" in indexes["memory_user_session"]
 
@@ -30,7 +34,7 @@ def test_narrow_query_domains_have_partial_vector_and_full_text_indexes_over_the
     for query_domain in GATED_INDEX_DOMAINS:
         domains = ALLOWED_DOMAINS[query_domain]
         for name, method in ((f"memory_hnsw_{query_domain}", "USING hnsw (embedding vector_cosine_ops)"),
-                             (f"memory_fts_{query_domain}", "USING gin (search_vector)")):
+                             (f"memory_words_{query_domain}", WORDS_INDEX)):
             definition = indexes[name]
             assert method in definition
             predicate = definition.split(" WHERE ", 1)[1]
