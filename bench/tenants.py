@@ -489,7 +489,7 @@ def forget_users(counts: dict[str, int], share: float, keep: set[str], seed: int
     from forgetting.services import hard_delete
     from forgetting.tasks import vacuum_after_forget
     from recall_site.config import with_overrides
-    from search.retrieval.lexical import forget_statistics
+    from search.retrieval.statistics import forget_statistics
 
     candidates = sorted(set(counts) - keep)
     chosen = random.Random(seed).sample(candidates, min(len(candidates), round(share * len(counts))))

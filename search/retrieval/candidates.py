@@ -168,13 +168,13 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
     else:
         ctes.append("graph AS (SELECT NULL::bigint AS id, NULL::bigint AS entity_id, NULL::bigint AS rank WHERE false)")
     # Without a query vector there is no distance to compute (nor sentence rows to read for it).
-    distance = memory_distance(vector_sql, eligible.sentences) if vector_sql else "NULL::float8"
+    distance = memory_distance(vector_sql, eligible) if vector_sql else "NULL::float8"
     columns = _COLUMNS.replace("{distance}", distance).replace("{lexical}", weighted_match(lexeme_weights, params))
     sql = f"""
 WITH {", ".join(ctes)}, candidate AS ({" UNION ".join(retrievers)})
 SELECT {columns}, semantic.rank, graph.rank, graph.entity_id, counted.rows
 FROM (SELECT count(*) AS rows FROM nearest) AS counted
-LEFT JOIN (candidate JOIN {eligible.table} m ON m.id = candidate.id AND m.user_id = %(eligible_user_id)s) ON true
+LEFT JOIN (candidate JOIN {eligible.table} m ON m.id = candidate.id AND m.user_id = {eligible.user_sql}) ON true
 LEFT JOIN semantic ON semantic.id = m.id
 LEFT JOIN graph ON graph.id = m.id
 """

@@ -14,24 +14,28 @@ generic plan (settings.py: statements run prepared) then still sees the gate's
 and how few rows a LIMIT asks for, so PostgreSQL can keep one plan per statement
 and gate instead of planning every search anew (~2.4 ms for the candidates
 statement). The values come from the code's enums and the validated request,
-and are quoted all the same. The partition's name, in the text too, keeps each plan to one table.
+and are quoted all the same. The partition's name, in the text too, keeps each plan to one table. So does
+the user's id for a user many times bigger than the partition's average one (`user_sql`, statistics.py).
 """
 from dataclasses import dataclass
 
 from memories.models import SEARCHABLE_REVIEW_REASONS, Scope, Status
 from memories.partitions import user_table
 from search.retrieval.gating import Gate
+from search.retrieval.statistics import planned_apart
 
 
 @dataclass(frozen=True)
 class Eligible:
     """A SQL condition over a memory `m` of `table` (the user's partition) and its named parameters
-    (pyformat); `sentences` is the user's partition of the sentence vectors."""
+    (pyformat); `sentences` is the user's partition of the sentence vectors; `user_sql` the user's id in
+    the statements' text: the parameter, or the id itself for a user planned apart (statistics.py)."""
 
     sql: str
     params: dict
     table: str
     sentences: str
+    user_sql: str = "%(eligible_user_id)s"
 
     @property
     def user_id(self) -> str:
@@ -62,8 +66,10 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
     """
     params = {"eligible_user_id": user_id, "eligible_min_confidence": gate.min_confidence,
               "eligible_sensitive_min": gate.sensitive_min_confidence}
+    table = user_table("memories_memory", user_id)
+    user_sql = literal(user_id) if planned_apart(table, user_id) else "%(eligible_user_id)s"
     conditions = [
-        "m.user_id = %(eligible_user_id)s", f"m.status = {literal(Status.ACTIVE)}",
+        f"m.user_id = {user_sql}", f"m.status = {literal(Status.ACTIVE)}",
         f"(NOT m.needs_review OR m.review_reason IN ({listed(SEARCHABLE_REVIEW_REASONS)}))",
         f"m.domain IN ({listed(sorted(map(str, gate.domains)))})", "m.confidence >= %(eligible_min_confidence)s",
         "NOT (m.sensitive AND m.confidence < %(eligible_sensitive_min)s)",
@@ -76,8 +82,7 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
         conditions.append(f"m.scope = {literal(Scope.USER_GLOBAL)}")
     if types:
         conditions.append(f"m.type IN ({listed(sorted(map(str, types)))})")
-    return Eligible(" AND ".join(conditions), params, user_table("memories_memory", user_id),
-                    user_table("memories_memorysentence", user_id))
+    return Eligible(" AND ".join(conditions), params, table, user_table("memories_memorysentence", user_id), user_sql)
 
 
 def literal(value) -> str:

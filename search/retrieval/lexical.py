@@ -18,7 +18,6 @@ words is left to the vectors or, without them, finds the memories holding all
 of its words.
 """
 import math
-import time
 from dataclasses import dataclass, field
 
 from django.db import connection
@@ -26,6 +25,7 @@ from django.db import connection
 from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
+from search.retrieval.statistics import cached, database
 
 MAX_LEXEMES = 12
 USER_TOKEN = "%(eligible_user_token)s"  # the searching user's token among the full-text postings (user_words.py)
@@ -51,8 +51,6 @@ def quoted(lexeme: str) -> str:
 DEFAULT_MATCH_SHARE = 0.005
 # Users with at most this many × lexical_max_matches eligible memories have every word counted, never estimated.
 ALWAYS_COUNTED_BELOW = 25
-STATISTICS_SECONDS = 300  # how long a process reuses the table's lexeme statistics and row estimates
-_statistics: dict = {}
 
 
 def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict[str, int]:
@@ -84,34 +82,15 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
     return frequencies
 
 
-def _cached(key, compute):
-    """compute(), reused for STATISTICS_SECONDS: planner statistics only change when the table is analysed."""
-    now = time.monotonic()
-    if key not in _statistics or now - _statistics[key][0] > STATISTICS_SECONDS:
-        if len(_statistics) > 1000:
-            _statistics.clear()
-        _statistics[key] = (now, compute())
-    return _statistics[key][1]
-
-
-def forget_statistics() -> None:
-    """Drop this process's cached statistics (after an ANALYZE that should count at once)."""
-    _statistics.clear()
-
-
 def eligible_rows(eligible: Eligible) -> float:
-    """The planner's estimate of how many memories the search may see (cached for STATISTICS_SECONDS)."""
+    """The planner's estimate of how many memories the search may see (cached: statistics.py)."""
     def estimate():
         sql, params = eligible.query("1")
         with connection.cursor() as cursor:
             cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
             return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
 
-    return _cached((_database(), eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
-
-
-def _database() -> tuple[str, str]:
-    return connection.alias, connection.settings_dict["NAME"]
+    return cached((database(), eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
 
 
 def _lexeme_shares(table: str) -> tuple[dict[str, float], float | None]:
@@ -131,7 +110,7 @@ def _lexeme_shares(table: str) -> tuple[dict[str, float], float | None]:
         least = shares[len(elements)] if len(shares) > len(elements) else min(shares)
         return dict(zip(elements, shares)), least
 
-    return _cached((_database(), "lexeme shares", table), read)
+    return cached((database(), "lexeme shares", table), read)
 
 
 def weighted_match(weights: dict[str, float], params: dict) -> str:

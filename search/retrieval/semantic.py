@@ -52,25 +52,25 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
                               order="distance", limit=limit, vector=vector_literal(query_vector))
     by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=f"m.embedding <=> {vector_sql}",
                                      limit=limit, vector=vector_literal(query_vector))
-    by_sentence = (f"SELECT s.memory_id FROM {eligible.sentences} s WHERE s.user_id = %(eligible_user_id)s"
+    by_sentence = (f"SELECT s.memory_id FROM {eligible.sentences} s WHERE s.user_id = {eligible.user_sql}"
                    f" ORDER BY s.embedding <=> {vector_sql} LIMIT {int(limit)}")
-    return eligible.query(f"m.id, {memory_distance(vector_sql, eligible.sentences)} AS distance",
+    return eligible.query(f"m.id, {memory_distance(vector_sql, eligible)} AS distance",
                           where=f"m.embedding IS NOT NULL AND m.id IN (({by_text}) UNION ({by_sentence}))",
                           order="distance", limit=limit, vector=params["vector"])
 
 
-def memory_distance(vector_sql: str, sentences: str) -> str:
+def memory_distance(vector_sql: str, eligible: Eligible) -> str:
     """SQL: a memory `m`'s cosine distance to the query, the mean of its whole text's and its best part's (its
     nearest sentence's, or the whole text's when that is nearer or it has one sentence); NULL when not
     embedded. The whole text alone favours short memories; the best sentence alone, long ones (more
     sentences, more chances): on the LoCoMo dev conversations the mean ranked best (module docstring of
-    memories/sentences.py). `sentences` is the user's table of them (Eligible.sentences); the statement
-    must carry the `eligible_user_id` parameter (an Eligible's)."""
+    memories/sentences.py). The sentences are read from the user's table of them (`eligible`'s); the statement
+    must carry `eligible`'s parameters."""
     whole = f"(m.embedding <=> {vector_sql})"
     if not recall_setting("memory_semantic.sentence_vectors"):
         return whole
-    best_sentence = (f"(SELECT min(s.embedding <=> {vector_sql}) FROM {sentences} s"
-                     " WHERE s.user_id = %(eligible_user_id)s AND s.memory_id = m.id)")
+    best_sentence = (f"(SELECT min(s.embedding <=> {vector_sql}) FROM {eligible.sentences} s"
+                     f" WHERE s.user_id = {eligible.user_sql} AND s.memory_id = m.id)")
     return f"(({whole} + least({whole}, {best_sentence})) / 2)"
 
 

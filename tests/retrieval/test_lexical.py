@@ -10,12 +10,12 @@ from search.retrieval.gating import query_gate
 from search.retrieval.lexical import (
     ALWAYS_COUNTED_BELOW,
     QueryTerms,
-    forget_statistics,
     lexical_candidates,
     query_lexemes,
     query_terms,
     ranked_matches,
 )
+from search.retrieval.statistics import forget_statistics
 from tests import factories
 
 
