@@ -77,7 +77,8 @@ def find_candidates(eligible: Eligible, *, vector: str | None, lexical: list[int
         found = len(first.ids["semantic"])
     if found >= enough:
         return first
-    widened = widened_candidates(eligible, vector, limit, enough=enough, found=found)
+    widened = widened_candidates(eligible, vector, limit, enough=enough, found=found,
+                                 estimated=eligible_rows(eligible))
     return first if widened is None else ask(widened)
 
 

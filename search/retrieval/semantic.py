@@ -14,10 +14,10 @@ re-sorts by distance anyway), so the scan goes on until the limit is met or
 `memory_semantic.hnsw_max_scan_tuples` have been visited (2,000, not pgvector's
 20,000: a filter that keeps almost none of a big table's rows made the scan visit
 all 20,000, 2-10 s with the pages not cached; bench/tenants.py). When the rows
-still come back short, the eligible rows are counted (at most `exact_scan_max_rows` + 1): if there are more
-than were found and no more than that bound, an exact scan over them (index scans
-off) gives them all; a filter that keeps more rows than the bound gets the iterative
-scan once more with a higher bound (`hnsw_widened_max_scan_tuples`, 20,000). On an older pgvector (an
+still come back short, the eligible rows are counted (at most COUNTED_UP_TO + 1; where the planner estimates
+more, its estimate stands in): if there are more than were found and no more than `exact_scan_max_rows`, an
+exact scan over them (index scans off) gives them all; a filter that keeps more rows than that gets the
+iterative scan once more with a higher bound (`hnsw_widened_max_scan_tuples`, 20,000). On an older pgvector (an
 external server at 0.6 or 0.7) the scan is first repeated with a breadth scaled to
 the shortfall (at most pgvector's 1000).
 
@@ -32,6 +32,12 @@ from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
+# Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
+# widened scan; up to it, the eligible rows are counted (at most this many + 1), which also tells when the
+# usual scan found all there is (a small user's few eligible rows), so that no scan runs for nothing.
+# Counting a big user's 50,001 read their heap rows, 70-216 ms on the 2M-memory bench (2,001 of them: 5-50
+# ms), before the scan read them again.
+COUNTED_UP_TO = 2_000
 
 
 def vector_literal(vector) -> str:
@@ -119,8 +125,8 @@ def use_session_settings(sender, connection, **kwargs) -> None:
     connection.recall_iterative_scan = raw.recall_iterative_scan
 
 
-def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: int,
-                       found: int) -> list[tuple[int, float]] | None:
+def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: int, found: int,
+                       estimated: float = 0.0) -> list[tuple[int, float]] | None:
     """(memory id, cosine similarity) of up to `limit` nearest memories, weak matches dropped, after the
     usual scan found only `found` of the `enough` rows wanted: without iterative scans, the scan again,
     widened in proportion to the shortfall (up to pgvector's maximum); then, if still short, an exact scan
@@ -129,7 +135,8 @@ def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: 
     `memory_semantic.hnsw_widened_max_scan_tuples`: a big user's filter whose rows lie far from the query
     (preferences, asked about a cafe) kept too few of the usual 2,000 tuples' rows.
     None when none applies: the usual scan's rows are all there is (all the eligible rows, or too many
-    to scan exactly without iterative scans)."""
+    to scan exactly without iterative scans). `estimated`: the planner's estimate of the eligible rows
+    (lexical.eligible_rows), taken instead of a count when it is over COUNTED_UP_TO."""
     query = nearest(eligible, query_vector, limit)
     rows = None
     iterative = getattr(connection, "recall_iterative_scan", False)
@@ -139,7 +146,8 @@ def widened_candidates(eligible: Eligible, query_vector, limit: int, *, enough: 
         found = len(rows)
     if found < enough:
         most = recall_setting("memory_semantic.exact_scan_max_rows")
-        embedded = _embedded_eligible(eligible, most + 1)
+        embedded = (estimated if estimated > COUNTED_UP_TO
+                    else _embedded_eligible(eligible, min(most, COUNTED_UP_TO) + 1))
         if found < embedded <= most:
             rows = nearest_rows(query, "enable_indexscan = off")
         elif embedded > most and iterative:
