@@ -22,10 +22,9 @@ from django.db.models import F, Func, Value
 TOKEN_PREFIX = "@"
 
 
-def words_sql(alias: str = "") -> str:
-    """SQL of the indexed expression over a memory (`alias`, or the table's own columns)."""
-    column = f"{alias}." if alias else ""
-    return f"({column}search_vector || array_to_tsvector(ARRAY['{TOKEN_PREFIX}' || {column}user_id]))"
+def words_sql(vector: str, user: str) -> str:
+    """SQL of the indexed expression, given the SQL of a memory's `search_vector` and `user_id`."""
+    return f"({vector} || array_to_tsvector(ARRAY['{TOKEN_PREFIX}' || {user}]))"
 
 
 def user_token(user_id: str) -> str:
@@ -37,7 +36,8 @@ def user_token(user_id: str) -> str:
 def holds(tsquery_sql: str, token_sql: str, alias: str = "m") -> str:
     """SQL: memory `alias` holds the words of `tsquery_sql`, looked up among its user's postings; `token_sql`
     gives that user's `user_token` (a statement parameter)."""
-    return f"{words_sql(alias)} @@ (({tsquery_sql}) && ({token_sql})::tsquery)"
+    column = f"{alias}." if alias else ""
+    return f"{words_sql(column + 'search_vector', column + 'user_id')} @@ (({tsquery_sql}) && ({token_sql})::tsquery)"
 
 
 class UserWords(Func):
@@ -50,7 +50,7 @@ class UserWords(Func):
 
     def as_sql(self, compiler, connection, **extra_context):
         (vector, vector_params), (user, user_params) = (compiler.compile(e) for e in self.get_source_expressions())
-        return f"({vector} || array_to_tsvector(ARRAY['{TOKEN_PREFIX}' || {user}]))", [*vector_params, *user_params]
+        return words_sql(vector, user), [*vector_params, *user_params]
 
 
 class UserToken(SearchQueryCombinable, Func):

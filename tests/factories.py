@@ -1,5 +1,10 @@
 """Small builders for test data. Each writes through the real services and database."""
+import itertools
+
+from django.db import connection
+
 from entities.services import entity_create, relation_upsert
+from memories.partitions import partition_of
 from memories.services import memory_create
 
 
@@ -15,3 +20,11 @@ def person(user_id="alice", name="Sarah Chen", **fields):
 
 def relation(subject, predicate, obj, **fields):
     return relation_upsert(subject=subject, predicate=predicate, object=obj, **fields)
+
+
+def users_in_the_partition_of(user_id: str, count: int) -> list[str]:
+    """`count` user ids ("bob<n>") whose memories share `user_id`'s partition (memories/partitions.py)."""
+    with connection.cursor() as cursor:
+        wanted = partition_of(cursor, user_id)
+        return list(itertools.islice((f"bob{n}" for n in itertools.count()
+                                      if partition_of(cursor, f"bob{n}") == wanted), count))

@@ -53,14 +53,14 @@ def _user_shares(table: str) -> tuple[float, dict[str, float]]:
     """(the share of `table`'s rows PostgreSQL estimates for `user_id = $1` when it does not know the user,
     {user: share} of the users listed among the most common values); (1.0, {}) without statistics."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT n_distinct, null_frac, most_common_vals::text::text[], most_common_freqs FROM pg_stats"
-                       " WHERE schemaname = current_schema() AND tablename = %s AND attname = 'user_id'", [table])
+        cursor.execute("SELECT s.n_distinct, s.null_frac, s.most_common_vals::text::text[], s.most_common_freqs,"
+                       " c.reltuples FROM pg_stats s JOIN pg_class c ON c.oid = to_regclass(%(table)s)"
+                       " WHERE s.schemaname = current_schema() AND s.tablename = %(table)s AND s.attname = 'user_id'",
+                       {"table": table})
         row = cursor.fetchone()
-        cursor.execute("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)", [table])
-        rows = (cursor.fetchone() or [0])[0]
     if row is None or not row[2]:
         return 1.0, {}
-    distinct, nulls, users, shares = row
+    distinct, nulls, users, shares, rows = row
     if distinct < 0:  # a share of the rows, as ANALYZE writes it for a column whose distinct values grow with them
         distinct = -distinct * max(rows, 1)
     # As PostgreSQL's var_eq_non_const: the non-null share over the distinct values, at most the top one's.

@@ -3,7 +3,6 @@ import re
 
 from django.db import connection, transaction
 
-from memories.partitions import partition_of
 from search.retrieval import search_memories
 from search.retrieval.eligible import eligible_clause
 from search.retrieval.gating import query_gate
@@ -156,17 +155,11 @@ def _plan_through_full_text_indexes(sql: str, params: dict, *, also_drop=(), ana
     return plan
 
 
-def _another_user_of_the_partition_of(user_id: str) -> str:
-    with connection.cursor() as cursor:
-        home = partition_of(cursor, user_id)
-        return next(other for other in (f"tenant-{n}" for n in range(1000)) if partition_of(cursor, other) == home)
-
-
 def test_a_users_full_text_lookup_reads_only_that_users_postings(db):
     """The full-text indexes hold each memory's words with its user's token (memories/user_words.py): another
     user of the same partition whose memories hold the same words, however many, is not even read. Indexed
     by the words alone, the index handed back all 41 rows and the others were dropped by their user (#29)."""
-    neighbour = _another_user_of_the_partition_of("alice")
+    neighbour, = factories.users_in_the_partition_of("alice", 1)
     for n in range(40):
         factories.memory(neighbour, f"Medication I take every week, dose {n}", domain="health")
     mine = factories.memory("alice", "Medication I take every week with breakfast", domain="health")

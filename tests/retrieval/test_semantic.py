@@ -28,14 +28,7 @@ from tests import factories
 
 
 def user_in_the_partition_of(user_id: str) -> str:
-    return users_in_the_partition_of(user_id, 1)[0]
-
-
-def users_in_the_partition_of(user_id: str, count: int) -> list[str]:
-    with connection.cursor() as cursor:
-        wanted = partition_of(cursor, user_id)
-        return list(itertools.islice((f"bob{n}" for n in itertools.count()
-                                      if partition_of(cursor, f"bob{n}") == wanted), count))
+    return factories.users_in_the_partition_of(user_id, 1)[0]
 
 
 def espresso_notes(user_id: str, **fields) -> None:
@@ -110,16 +103,24 @@ def test_another_partitions_users_never_crowd_a_small_users_scan(transactional_d
     assert sorted(found) == sorted(mine)
 
 
-def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(db, recall_config):
-    """More memories than exact_scan_max_rows, but a types filter keeps few: those few are scanned exactly."""
-    recall_config({"memory_semantic": {"exact_scan_max_rows": 100}})
+@pytest.fixture
+def preferences_among_espresso_events(db):
+    """alice's two coffee preferences among her 150 espresso events: (their ids, the query vector of
+    "espresso coffee tasting", her eligible preferences)."""
     espresso_notes("alice", type="event")
     liked = [factories.memory("alice", text, type="preference").pk for text in
              ("Likes a flat white in the morning", "Prefers oat milk in coffee")]
     embed_pending_memories()
-    vector = embed_query("espresso coffee tasting")
     preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"),
                                   types=["preference"])
+    return liked, embed_query("espresso coffee tasting"), preferences
+
+
+def test_a_big_users_selective_filter_gets_an_exact_scan_of_the_rows_it_keeps(preferences_among_espresso_events,
+                                                                              recall_config):
+    """More memories than exact_scan_max_rows, but a types filter keeps few: those few are scanned exactly."""
+    recall_config({"memory_semantic": {"exact_scan_max_rows": 100}})
+    liked, vector, preferences = preferences_among_espresso_events
     with index_scans_forced(iterative=False):
         short = nearest_rows(nearest(preferences, vector, 50), "hnsw.ef_search = 50")
         found = widened_candidates(preferences, vector, 50, enough=20, found=len(short))
@@ -168,18 +169,13 @@ def test_a_short_list_of_thousands_of_eligible_memories_gets_the_exact_scan_by_d
     assert found[0][0] == preference.pk  # the memory that matches the question first, not a random copy
 
 
-def test_a_short_list_estimated_past_two_thousand_rows_is_scanned_without_counting_them_first(db):
+def test_a_short_list_estimated_past_two_thousand_rows_is_scanned_without_counting_them_first(
+        preferences_among_espresso_events):
     """Counting a 100k-memory user's eligible rows up to exact_scan_max_rows + 1 read their heap rows (70-216 ms
     on the 2M-memory bench) before the exact scan read them again. Where the planner estimates more than
     COUNTED_UP_TO eligible rows, its estimate decides between the exact and the widened scan: nothing is
     counted, and the exact scan still finds the rows."""
-    espresso_notes("alice", type="event")
-    liked = [factories.memory("alice", text, type="preference").pk for text in
-             ("Likes a flat white in the morning", "Prefers oat milk in coffee")]
-    embed_pending_memories()
-    vector = embed_query("espresso coffee tasting")
-    preferences = eligible_clause(user_id="alice", session_id=None, gate=query_gate("espresso coffee tasting"),
-                                  types=["preference"])
+    liked, vector, preferences = preferences_among_espresso_events
     with CaptureQueriesContext(connection) as queries:
         found = widened_candidates(preferences, vector, 30, enough=20, found=1, estimated=COUNTED_UP_TO + 1)
     assert not any("count(*)" in query["sql"] for query in queries)
@@ -278,7 +274,7 @@ def test_a_user_many_times_the_partitions_average_gets_plans_costed_for_their_ow
     times the average share has the id in the statements' text instead (statistics.py), so their kept plan
     is estimated for their own rows; the small users still share one statement and plan."""
     copies_of(factories.memory("alice", "Espresso tasting notes: chocolate and cherry"), 299)
-    small_users = users_in_the_partition_of("alice", 40)
+    small_users = factories.users_in_the_partition_of("alice", 40)
     for user in small_users:
         factories.memory(user, "Likes a flat white in the morning")
     with connection.cursor() as cursor:
