@@ -14,6 +14,8 @@ scan's rows), semantic.py widens it as before and the statement runs again
 with those nearest rows as a list. So does a full list that is far from the
 question (`_far_from_the_question`): when every eligible row lies far from it, a
 big user's filtered HNSW scan returns rows farther still than the nearest ones.
+A user whose rows are a small share of their partition has them read exactly
+instead (semantic.scanned_exactly): that list is never short of any row.
 """
 import json
 from dataclasses import dataclass
@@ -26,7 +28,8 @@ from search.retrieval.eligible import Eligible
 from search.retrieval.graph import GraphCandidates, graph_pool
 from search.retrieval.lexical import eligible_rows, weighted_match
 from search.retrieval.ranking import RankingRow
-from search.retrieval.semantic import memory_distance, nearest, nearest_rows, usual_breadth, widened_candidates
+from search.retrieval.semantic import (memory_distance, nearest, nearest_rows, scanned_exactly, usual_breadth,
+                                       widened_candidates)
 
 # The ranking columns of a candidate (ranking.RankingRow); an event tagged with a person not mentioned
 # since the cutoff (never mentioned: created before it) decays faster (memories.decay). The time comes
@@ -64,13 +67,15 @@ def find_candidates(eligible: Eligible, *, vector: str | None, lexical: list[int
     """The semantic (with a `vector`, as text), graph and given lexical candidates with their ranking columns.
 
     A nearest query that finds fewer than `enough` rows is widened (semantic.widened_candidates) and the
-    statement asked again with the nearest rows it found."""
+    statement asked again with the nearest rows it found; an exact one has found all there are."""
+    exact = vector is not None and scanned_exactly(eligible, limit)
+
     def ask(given=None) -> Candidates:
-        return _from_statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, paths=paths,
-                      limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
+        return _from_statement(eligible, vector=vector, given=given, exact=exact, lexical=lexical, reached=reached,
+                               paths=paths, limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
 
     first = ask()
-    if vector is None:
+    if vector is None or exact:
         return first
     found = first.nearest
     if found >= enough and _far_from_the_question(first, eligible, enough):
@@ -98,12 +103,12 @@ def _far_from_the_question(first: Candidates, eligible: Eligible, enough: int) -
     return best < semantic["far_scan_similarity"] and eligible_rows(eligible) > semantic["far_scan_min_rows"]
 
 
-def _from_statement(eligible: Eligible, *, vector, given, lexical, reached, paths, limit, now, lexeme_weights,
-                    people) -> Candidates:
+def _from_statement(eligible: Eligible, *, vector, given, exact, lexical, reached, paths, limit, now,
+                    lexeme_weights, people) -> Candidates:
     """The candidates from one statement (see `_statement`)."""
-    sql = _statement(eligible, vector=vector, given=given, lexical=lexical, reached=reached, limit=limit, now=now,
-                     lexeme_weights=lexeme_weights, people=people)
-    scanned = vector is not None and given is None
+    sql = _statement(eligible, vector=vector, given=given, exact=exact, lexical=lexical, reached=reached,
+                     limit=limit, now=now, lexeme_weights=lexeme_weights, people=people)
+    scanned = vector is not None and given is None and not exact  # an HNSW scan, at the usual breadth
     semantic, graph, ranking_rows, nearest_count = [], [], [], 0
     for *columns, semantic_rank, graph_rank, entity_id, nearest_count in nearest_rows(
             sql, usual_breadth(limit) if scanned else None):
@@ -122,10 +127,11 @@ def _from_statement(eligible: Eligible, *, vector, given, lexical, reached, path
     return Candidates(ids, ranking_rows, GraphCandidates.of(via, reached, paths), nearest_count)
 
 
-def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, now, lexeme_weights,
+def _statement(eligible: Eligible, *, vector, given, exact, lexical, reached, limit, now, lexeme_weights,
                people) -> tuple[str, dict]:
     """(sql, params): the candidates' ranking columns, then their semantic rank, graph rank and reached
-    entity, and the rows of the nearest query (`given` (id, similarity) rows, when widened, replace it)."""
+    entity, and the rows of the nearest query (`given` (id, similarity) rows, when widened, replace it;
+    `exact`: read from all the eligible rows, semantic.scanned_exactly)."""
     retrieval = recall_setting("memory_retrieval")
     params = {"lexical_ids": lexical, "event": MemoryType.EVENT.value, "person": EntityKind.PERSON.value,
               "assistant_said": json.dumps({"said_by": SAID_BY_ASSISTANT}),
@@ -141,7 +147,7 @@ def _statement(eligible: Eligible, *, vector, given, lexical, reached, limit, no
     else:
         ctes.append("query AS MATERIALIZED (SELECT %(vector)s::vector AS vector)")
         if given is None:
-            nearest_sql, nearest_params = nearest(eligible, vector, limit, vector_sql=vector_sql)
+            nearest_sql, nearest_params = nearest(eligible, vector, limit, vector_sql=vector_sql, exact=exact)
             params.update(nearest_params)
             ctes.append(f"nearest AS MATERIALIZED ({nearest_sql})")
         else:

@@ -30,6 +30,7 @@ from django.db import connection, transaction
 
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
+from search.retrieval.statistics import user_rows
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
@@ -38,6 +39,9 @@ MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Counting a big user's 50,001 read their heap rows, 70-216 ms on the 2M-memory bench (2,001 of them: 5-50
 # ms), before the scan read them again.
 COUNTED_UP_TO = 2_000
+# A filtered HNSW scan's pages for each row it keeps, over an exact scan's for each row it reads: the bound of
+# `scanned_exactly` (measured on the 2M-memory bench, session 29).
+EXACT_SCAN_COST = 20
 
 
 def vector_literal(vector) -> str:
@@ -49,20 +53,44 @@ def vector_literal(vector) -> str:
     return "[" + ",".join(["%.9g" % value for value in vector]) + "]"
 
 
-def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "%(vector)s::vector") -> tuple[str, dict]:
+def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "%(vector)s::vector",
+            exact: bool = False) -> tuple[str, dict]:
     """(sql, params): (id, cosine distance) of embedded eligible memories, nearest first: the `limit` nearest
     by their whole text and those of the `limit` nearest sentences, at `memory_distance`. `vector_sql` is the
-    SQL that gives the query vector (a statement that uses it several times reads it from one CTE)."""
+    SQL that gives the query vector (a statement that uses it several times reads it from one CTE). `exact`:
+    by reading every eligible row (`scanned_exactly`), never an HNSW index."""
+    def distance(column: str) -> str:
+        # The function behind `<=>`: the same distances, in a form no HNSW index is matched to.
+        return f"cosine_distance({column}, {vector_sql})" if exact else f"{column} <=> {vector_sql}"
+
     if not recall_setting("memory_semantic.sentence_vectors"):
-        return eligible.query(f"m.id, m.embedding <=> {vector_sql} AS distance", where="m.embedding IS NOT NULL",
+        return eligible.query(f"m.id, {distance('m.embedding')} AS distance", where="m.embedding IS NOT NULL",
                               order="distance", limit=limit, vector=vector_literal(query_vector))
-    by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=f"m.embedding <=> {vector_sql}",
+    by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=distance("m.embedding"),
                                      limit=limit, vector=vector_literal(query_vector))
     by_sentence = (f"SELECT s.memory_id FROM {eligible.sentences} s WHERE s.user_id = {eligible.user_sql}"
-                   f" ORDER BY s.embedding <=> {vector_sql} LIMIT {int(limit)}")
+                   f" ORDER BY {distance('s.embedding')} LIMIT {int(limit)}")
     return eligible.query(f"m.id, {memory_distance(vector_sql, eligible)} AS distance",
                           where=f"m.embedding IS NOT NULL AND m.id IN (({by_text}) UNION ({by_sentence}))",
                           order="distance", limit=limit, vector=params["vector"])
+
+
+def scanned_exactly(eligible: Eligible, limit: int) -> bool:
+    """Whether the user's nearest rows are found by reading all of the user's rows rather than by the HNSW
+    scan: for a user with at most `memory_semantic.exact_scan_max_rows` memories whose rows are a small
+    share of their partition, as its statistics have them (statistics.user_rows).
+
+    A filtered HNSW scan visits about `limit / share` of the partition's tuples to keep `limit` of the
+    user's, several index and heap pages each; an exact scan reads the user's rows once. On the 2M-memory
+    bench a user of 5.4k memories beside a 100k-memory user in one partition (4.5 %) had its scan visit
+    ~900 tuples and read 3,400 pages for 30 rows: 30-90 ms a question, against 5-11 ms for the exact scan
+    (docs/benchmarks.md, session 29); past a user's rows × share of ~700 the two took about as long. The
+    exact scan is taken while the user's rows times their share are at most EXACT_SCAN_COST × `limit`; a
+    user alone in a partition, or most of it, keeps the HNSW scan."""
+    mine, rows = user_rows(eligible.table, eligible.user_id)
+    if not 0 < mine <= recall_setting("memory_semantic.exact_scan_max_rows"):
+        return False
+    return mine * (mine / rows) <= EXACT_SCAN_COST * limit
 
 
 def memory_distance(vector_sql: str, eligible: Eligible) -> str:
