@@ -14,7 +14,7 @@ scan's rows), semantic.py widens it as before and the statement runs again
 with those nearest rows as a list. So does a full list that is far from the
 question (`_far_from_the_question`): when every eligible row lies far from it, a
 big user's filtered HNSW scan returns rows farther still than the nearest ones.
-A user whose rows are a small share of their partition has them read exactly
+Eligible rows that are a small share of the user's partition are read exactly
 instead (semantic.scanned_exactly): that list is never short of any row.
 """
 import json

@@ -326,6 +326,31 @@ def test_a_user_beside_a_far_bigger_one_in_their_partition_has_their_own_rows_sc
     assert not any("cosine_distance(" in statement for statement in statements[bob])
 
 
+def test_a_filter_keeping_few_of_a_big_users_rows_has_them_scanned_exactly(db):
+    """Alone in a partition, a user's own rows fill it and the HNSW scan keeps the question; a types filter
+    that keeps two of their 1,500 memories makes those two a small share of the partition: read exactly,
+    with no HNSW walk and no widened scan after it."""
+    copies_of(factories.memory("alice", "Espresso tasting notes: chocolate and cherry", type="event"), 1500)
+    liked = [factories.memory("alice", text, type="preference").pk for text in
+             ("Prefers espresso from the Italian place", "Likes coffee with chocolate notes")]
+    embed_pending_memories()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
+    forget_statistics()
+    statements = {}
+    try:
+        for types in (None, ["preference"]):
+            with CaptureQueriesContext(connection) as queries:
+                hits = search_memories(user_id="alice", query="espresso coffee tasting", types=types,
+                                       include_all_domains=True).hits
+            statements[bool(types)] = [query["sql"] for query in queries if "candidate AS" in query["sql"]]
+    finally:
+        forget_statistics()  # the rolled-back statistics must not outlive this test
+    assert sorted(hit.memory.pk for hit in hits) == sorted(liked)
+    assert len(statements[True]) == 1 and "cosine_distance(m.embedding" in statements[True][0]
+    assert not any("cosine_distance(" in statement for statement in statements[False])
+
+
 def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_it_found(db):
     """The one-statement candidates (candidates.py) come back short, so the search asks again with the
     widened scan's rows: alice's memories, not bob's, ranked and explained as semantic matches."""
