@@ -29,13 +29,15 @@ from search.retrieval.statistics import planned_apart
 class Eligible:
     """A SQL condition over a memory `m` of `table` (the user's partition) and its named parameters
     (pyformat); `sentences` is the user's partition of the sentence vectors; `user_sql` the user's id in
-    the statements' text: the parameter, or the id itself for a user planned apart (statistics.py)."""
+    the statements' text: the parameter, or the id itself for a user planned apart (statistics.py);
+    `domains_sql` the gate's condition alone, every user's rows it lets through (the gate's partial indexes')."""
 
     sql: str
     params: dict
     table: str
     sentences: str
     user_sql: str = "%(eligible_user_id)s"
+    domains_sql: str = "true"
 
     @property
     def user_id(self) -> str:
@@ -68,10 +70,11 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
               "eligible_sensitive_min": gate.sensitive_min_confidence}
     table = user_table("memories_memory", user_id)
     user_sql = literal(user_id) if planned_apart(table, user_id) else "%(eligible_user_id)s"
+    domains_sql = f"m.domain IN ({listed(sorted(map(str, gate.domains)))})"
     conditions = [
         f"m.user_id = {user_sql}", f"m.status = {literal(Status.ACTIVE)}",
         f"(NOT m.needs_review OR m.review_reason IN ({listed(SEARCHABLE_REVIEW_REASONS)}))",
-        f"m.domain IN ({listed(sorted(map(str, gate.domains)))})", "m.confidence >= %(eligible_min_confidence)s",
+        domains_sql, "m.confidence >= %(eligible_min_confidence)s",
         "NOT (m.sensitive AND m.confidence < %(eligible_sensitive_min)s)",
     ]
     if session_id:
@@ -82,7 +85,8 @@ def eligible_clause(*, user_id: str, session_id: str | None, gate: Gate, types=N
         conditions.append(f"m.scope = {literal(Scope.USER_GLOBAL)}")
     if types:
         conditions.append(f"m.type IN ({listed(sorted(map(str, types)))})")
-    return Eligible(" AND ".join(conditions), params, table, user_table("memories_memorysentence", user_id), user_sql)
+    return Eligible(" AND ".join(conditions), params, table, user_table("memories_memorysentence", user_id), user_sql,
+                    domains_sql)
 
 
 def literal(value) -> str:

@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.lexical import eligible_rows
-from search.retrieval.statistics import user_rows
+from search.retrieval.statistics import cached, database, user_rows
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
@@ -79,23 +79,33 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
 def scanned_exactly(eligible: Eligible, limit: int) -> bool:
     """Whether the nearest eligible rows are found by reading them all rather than by the HNSW scan: for a user
     their partition's statistics know (statistics.user_rows) whose eligible rows, as the planner estimates them
-    (lexical.eligible_rows), are at most `memory_semantic.exact_scan_max_rows` and a small share of the
-    partition.
+    (lexical.eligible_rows), are at most `memory_semantic.exact_scan_max_rows` and a small share of the rows
+    the scan walks: the partition's in the gate's domains (`gated_rows`).
 
-    A filtered HNSW scan visits about `limit / share` of a partition's tuples to keep `limit` eligible ones,
-    several index and heap pages each; an exact scan reads the eligible rows once, through the B-tree on the
-    user and the gate's domains or the types asked for. On the 2M-memory bench a user of 5.4k memories beside
-    a 100k-memory user in one partition (4.5 %) had its scan visit ~900 tuples and read 3,400 pages for 30
+    A filtered HNSW scan visits about `limit / share` of those tuples to keep `limit` eligible ones, several
+    index and heap pages each; an exact scan reads the eligible rows once, through the B-tree on the user and
+    the gate's domains or the types asked for. On the 2M-memory bench a user of 5.4k memories beside a
+    100k-memory user in one partition (4.5 %) had its scan visit ~900 tuples and read 3,400 pages for 30
     rows: 30-90 ms a question, against 5-11 ms for the exact scan (docs/benchmarks.md, session 29); past
     eligible rows × share of ~700 the two took about as long. The exact scan is taken while the eligible rows
     times their share are at most EXACT_SCAN_COST × `limit`; a user alone in a partition, or most of it,
     keeps the HNSW scan unless a filter keeps few of their rows."""
-    mine, rows = user_rows(eligible.table, eligible.user_id)
-    if mine <= 0:
+    if user_rows(eligible.table, eligible.user_id)[0] <= 0:
         return False
     estimated = eligible_rows(eligible)
     return estimated <= recall_setting("memory_semantic.exact_scan_max_rows") and \
-        estimated * estimated <= EXACT_SCAN_COST * limit * rows
+        estimated * estimated <= EXACT_SCAN_COST * limit * gated_rows(eligible)
+
+
+def gated_rows(eligible: Eligible) -> float:
+    """The planner's estimate of the rows of the user's partition in the gate's domains, every user's: what a
+    gate's partial HNSW index holds (memories.models), or less than the full one (cached: statistics.py)."""
+    def estimate():
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT 1 FROM {eligible.table} m WHERE {eligible.domains_sql}", {})
+            return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+
+    return cached((database(), "gated rows", eligible.table, eligible.domains_sql), estimate)
 
 
 def memory_distance(vector_sql: str, eligible: Eligible) -> str:
