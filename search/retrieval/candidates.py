@@ -28,8 +28,14 @@ from search.retrieval.eligible import Eligible
 from search.retrieval.graph import GraphCandidates, graph_pool
 from search.retrieval.lexical import eligible_rows, weighted_match
 from search.retrieval.ranking import RankingRow
-from search.retrieval.semantic import (memory_distance, nearest, nearest_rows, scanned_exactly, usual_breadth,
-                                       widened_candidates)
+from search.retrieval.semantic import (
+    memory_distance,
+    nearest,
+    nearest_rows,
+    scanned_exactly,
+    usual_breadth,
+    widened_candidates,
+)
 
 # The ranking columns of a candidate (ranking.RankingRow); an event tagged with a person not mentioned
 # since the cutoff (never mentioned: created before it) decays faster (memories.decay). The time comes

@@ -69,8 +69,11 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
                               order="distance", limit=limit, vector=vector_literal(query_vector))
     by_text, params = eligible.query("m.id", where="m.embedding IS NOT NULL", order=distance("m.embedding"),
                                      limit=limit, vector=vector_literal(query_vector))
+    # Exactly, the sentences of eligible memories only: with a filter that keeps few of a user's memories, the
+    # user's every sentence would be read, and the nearest of them could all belong to memories filtered out.
+    of_eligible = f" AND s.memory_id IN ({eligible.query('m.id')[0]})" if exact else ""
     by_sentence = (f"SELECT s.memory_id FROM {eligible.sentences} s WHERE s.user_id = {eligible.user_sql}"
-                   f" ORDER BY {distance('s.embedding')} LIMIT {int(limit)}")
+                   f"{of_eligible} ORDER BY {distance('s.embedding')} LIMIT {int(limit)}")
     return eligible.query(f"m.id, {memory_distance(vector_sql, eligible)} AS distance",
                           where=f"m.embedding IS NOT NULL AND m.id IN (({by_text}) UNION ({by_sentence}))",
                           order="distance", limit=limit, vector=params["vector"])
