@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.lexical import eligible_rows
-from search.retrieval.statistics import cached, database, user_rows
+from search.retrieval.statistics import cached, database, listed
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
@@ -40,8 +40,8 @@ MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Counting a big user's 50,001 read their heap rows, 70-216 ms on the 2M-memory bench (2,001 of them: 5-50
 # ms), before the scan read them again.
 COUNTED_UP_TO = 2_000
-# A filtered HNSW scan's pages for each row it keeps, over an exact scan's for each row it reads: the bound of
-# `scanned_exactly` (measured on the 2M-memory bench, session 29).
+# How many eligible rows an exact scan may read for each tuple a filtered HNSW scan would visit and still be
+# chosen (`scanned_exactly`; on the 2M-memory bench, session 29, 10 was slower for 1k-10k users).
 EXACT_SCAN_COST = 20
 
 
@@ -81,19 +81,19 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
 
 def scanned_exactly(eligible: Eligible, limit: int) -> bool:
     """Whether the nearest eligible rows are found by reading them all rather than by the HNSW scan: for a user
-    their partition's statistics know (statistics.user_rows) whose eligible rows, as the planner estimates them
+    their partition's statistics list (statistics.listed) whose eligible rows, as the planner estimates them
     (lexical.eligible_rows), are at most `memory_semantic.exact_scan_max_rows` and a small share of the rows
     the scan walks: the partition's in the gate's domains (`gated_rows`).
 
     A filtered HNSW scan visits about `limit / share` of those tuples to keep `limit` eligible ones, several
     index and heap pages each; an exact scan reads the eligible rows once, through the B-tree on the user and
     the gate's domains or the types asked for. On the 2M-memory bench a user of 5.4k memories beside a
-    100k-memory user in one partition (4.5 %) had its scan visit ~900 tuples and read 3,400 pages for 30
+    100k-memory user in one partition (4.4 %) had its scan visit ~900 tuples and read 3,400 pages for 30
     rows: 30-90 ms a question, against 5-11 ms for the exact scan (docs/benchmarks.md, session 29); past
     eligible rows × share of ~700 the two took about as long. The exact scan is taken while the eligible rows
     times their share are at most EXACT_SCAN_COST × `limit`; a user alone in a partition, or most of it,
     keeps the HNSW scan unless a filter keeps few of their rows."""
-    if user_rows(eligible.table, eligible.user_id)[0] <= 0:
+    if not listed(eligible.table, eligible.user_id):
         return False
     estimated = eligible_rows(eligible)
     return estimated <= recall_setting("memory_semantic.exact_scan_max_rows") and \

@@ -1,8 +1,8 @@
 """What PostgreSQL's planner statistics say about a user's partition, read once per process every few minutes.
 
 Word rarity reads the lexemes' shares from them (lexical.py); the eligible condition reads from them whether
-a user is planned apart (`planned_apart`), and the semantic retriever how many of the partition's rows are
-the user's (`user_rows`: semantic.scanned_exactly).
+a user is planned apart (`planned_apart`), and the semantic retriever whether they know the user at all
+(`listed`: semantic.scanned_exactly).
 
 A search's statements run prepared (settings.py), and PostgreSQL keeps a generic plan for a statement once
 five custom plans cost about as much. A generic plan is costed for `user_id = $1` as the partition's average
@@ -46,25 +46,24 @@ def database() -> tuple[str, str]:
 def planned_apart(table: str, user_id: str) -> bool:
     """Whether `user_id`'s share of `table` (a partition), as its statistics have it, is over
     APART_ABOVE_AVERAGE times the share PostgreSQL's generic plan assumes for any user."""
-    generic, listed, _ = _user_shares(table)
-    return listed.get(user_id, 0.0) > APART_ABOVE_AVERAGE * generic
+    generic, shares = _user_shares(table)
+    return shares.get(user_id, 0.0) > APART_ABOVE_AVERAGE * generic
 
 
-def user_rows(table: str, user_id: str) -> tuple[float, float]:
-    """(the user's rows, all the rows) of `table` as its statistics have them; the user's are 0 for a user
-    they do not list among the most common values (a small one, or no statistics yet)."""
-    _, listed, rows = _user_shares(table)
-    return listed.get(user_id, 0.0) * rows, rows
+def listed(table: str, user_id: str) -> bool:
+    """Whether `table`'s statistics list `user_id` among its most common values: not a small user (or a
+    partition without statistics yet), so the planner's row estimates are the user's own."""
+    return user_id in _user_shares(table)[1]
 
 
-def _user_shares(table: str) -> tuple[float, dict[str, float], float]:
+def _user_shares(table: str) -> tuple[float, dict[str, float]]:
     """Cached: (the share of `table`'s rows PostgreSQL estimates for `user_id = $1` when it does not know the
-    user, {user: share} of the users listed among the most common values, the table's rows); (1.0, {}, 0)
-    without statistics."""
+    user, {user: share} of the users listed among the most common values); (1.0, {}) without statistics."""
     return cached((database(), "user shares", table), lambda: _read_user_shares(table))
 
 
-def _read_user_shares(table: str) -> tuple[float, dict[str, float], float]:
+def _read_user_shares(table: str) -> tuple[float, dict[str, float]]:
+    """`_user_shares`, read from pg_stats and pg_class."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT s.n_distinct, s.null_frac, s.most_common_vals::text::text[], s.most_common_freqs,"
                        " c.reltuples FROM pg_stats s JOIN pg_class c ON c.oid = to_regclass(%(table)s)"
@@ -72,10 +71,10 @@ def _read_user_shares(table: str) -> tuple[float, dict[str, float], float]:
                        {"table": table})
         row = cursor.fetchone()
     if row is None or not row[2]:
-        return 1.0, {}, 0.0
+        return 1.0, {}
     distinct, nulls, users, shares, rows = row
     if distinct < 0:  # a share of the rows, as ANALYZE writes it for a column whose distinct values grow with them
         distinct = -distinct * max(rows, 1)
     # As PostgreSQL's var_eq_non_const: the non-null share over the distinct values, at most the top one's.
     generic = min((1.0 - nulls) / max(distinct, 1.0), max(shares))
-    return generic, dict(zip(users, shares)), max(rows, 0.0)
+    return generic, dict(zip(users, shares))
