@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.lexical import eligible_rows
-from search.retrieval.statistics import cached, database, listed
+from search.retrieval.statistics import cached, database, listed_user
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
@@ -81,7 +81,7 @@ def nearest(eligible: Eligible, query_vector, limit: int, *, vector_sql: str = "
 
 def scanned_exactly(eligible: Eligible, limit: int) -> bool:
     """Whether the nearest eligible rows are found by reading them all rather than by the HNSW scan: for a user
-    their partition's statistics list (statistics.listed) whose eligible rows, as the planner estimates them
+    their partition's statistics list (statistics.listed_user) whose eligible rows, as the planner estimates them
     (lexical.eligible_rows), are at most `memory_semantic.exact_scan_max_rows` and a small share of the rows
     the scan walks: the partition's in the gate's domains (`gated_rows`).
 
@@ -93,7 +93,7 @@ def scanned_exactly(eligible: Eligible, limit: int) -> bool:
     eligible rows × share of ~700 the two took about as long. The exact scan is taken while the eligible rows
     times their share are at most EXACT_SCAN_COST × `limit`; a user alone in a partition, or most of it,
     keeps the HNSW scan unless a filter keeps few of their rows."""
-    if not listed(eligible.table, eligible.user_id):
+    if not listed_user(eligible.table, eligible.user_id):
         return False
     estimated = eligible_rows(eligible)
     return estimated <= recall_setting("memory_semantic.exact_scan_max_rows") and \

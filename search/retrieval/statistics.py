@@ -2,7 +2,7 @@
 
 Word rarity reads the lexemes' shares from them (lexical.py); the eligible condition reads from them whether
 a user is planned apart (`planned_apart`), and the semantic retriever whether they know the user at all
-(`listed`: semantic.scanned_exactly).
+(`listed_user`: semantic.scanned_exactly).
 
 A search's statements run prepared (settings.py), and PostgreSQL keeps a generic plan for a statement once
 five custom plans cost about as much. A generic plan is costed for `user_id = $1` as the partition's average
@@ -50,7 +50,7 @@ def planned_apart(table: str, user_id: str) -> bool:
     return shares.get(user_id, 0.0) > APART_ABOVE_AVERAGE * generic
 
 
-def listed(table: str, user_id: str) -> bool:
+def listed_user(table: str, user_id: str) -> bool:
     """Whether `table`'s statistics list `user_id` among its most common values: not a small user (or a
     partition without statistics yet), so the planner's row estimates are the user's own."""
     return user_id in _user_shares(table)[1]
