@@ -25,7 +25,7 @@ from django.db import connection
 from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
-from search.retrieval.statistics import cached, database
+from search.retrieval.statistics import cached, database, planned_rows
 
 MAX_LEXEMES = 12
 USER_TOKEN = "%(eligible_user_token)s"  # the searching user's token among the full-text postings (user_words.py)
@@ -84,13 +84,8 @@ def lexeme_frequencies(eligible: Eligible, lexemes: list[str], cap: int) -> dict
 
 def eligible_rows(eligible: Eligible) -> float:
     """The planner's estimate of how many memories the search may see (cached: statistics.py)."""
-    def estimate():
-        sql, params = eligible.query("1")
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
-
-    return cached((database(), eligible.sql, tuple(sorted(eligible.params.items()))), estimate)
+    return cached((database(), eligible.sql, tuple(sorted(eligible.params.items()))),
+                  lambda: planned_rows(*eligible.query("1")))
 
 
 def _lexeme_shares(table: str) -> tuple[dict[str, float], float | None]:

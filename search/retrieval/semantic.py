@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from recall_site.config import recall_setting
 from search.retrieval.eligible import Eligible
 from search.retrieval.lexical import eligible_rows
-from search.retrieval.statistics import cached, database, listed_user
+from search.retrieval.statistics import cached, database, listed_user, planned_rows
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 # Past this many eligible rows, as the planner estimates them, the estimate decides between an exact and a
@@ -103,12 +103,8 @@ def scanned_exactly(eligible: Eligible, limit: int) -> bool:
 def gated_rows(eligible: Eligible) -> float:
     """The planner's estimate of the rows of the user's partition in the gate's domains, every user's: what a
     gate's partial HNSW index holds (memories.models), or less than the full one (cached: statistics.py)."""
-    def estimate():
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT 1 FROM {eligible.table} m WHERE {eligible.domains_sql}", {})
-            return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
-
-    return cached((database(), "gated rows", eligible.table, eligible.domains_sql), estimate)
+    return cached((database(), "gated rows", eligible.table, eligible.domains_sql),
+                  lambda: planned_rows(f"SELECT 1 FROM {eligible.table} m WHERE {eligible.domains_sql}", {}))
 
 
 def memory_distance(vector_sql: str, eligible: Eligible) -> str:

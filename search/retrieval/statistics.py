@@ -38,6 +38,13 @@ def forget_statistics() -> None:
     _statistics.clear()
 
 
+def planned_rows(sql: str, params: dict) -> float:
+    """The rows PostgreSQL's planner estimates `sql` returns (EXPLAIN, nothing run)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+        return float(cursor.fetchone()[0][0]["Plan"]["Plan Rows"])
+
+
 def database() -> tuple[str, str]:
     """The key of the database the default connection is on, for the caches' keys."""
     return connection.alias, connection.settings_dict["NAME"]

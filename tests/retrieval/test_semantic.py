@@ -267,6 +267,28 @@ def _estimated_rows(plan: str) -> float:
     return float(re.search(r"rows=(\d+)", plan)[1])
 
 
+@contextmanager
+def statistics_analysed():
+    """The memories' planner statistics as of now, for the code that reads them (search/retrieval/statistics.py):
+    ANALYZE runs in the test's transaction and is rolled back with it, so the process's cached statistics are
+    forgotten before and after."""
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    forget_statistics()
+    try:
+        yield
+    finally:
+        forget_statistics()
+
+
+def searched(user_id: str, **filters) -> tuple[list, list[str]]:
+    """(hits, the candidates statements it ran) of a search for "espresso coffee tasting" in every domain."""
+    with CaptureQueriesContext(connection) as queries:
+        hits = search_memories(user_id=user_id, query="espresso coffee tasting", include_all_domains=True,
+                               **filters).hits
+    return hits, [query["sql"] for query in queries if "candidate AS" in query["sql"]]
+
+
 def test_a_user_many_times_the_partitions_average_gets_plans_costed_for_their_own_rows(db):
     """PostgreSQL keeps one generic plan per prepared statement, costed for `user_id = $1` as the partition's
     average user: on the 2M-memory bench, small users' statements made a 100k-memory user's nearest query a
@@ -277,15 +299,10 @@ def test_a_user_many_times_the_partitions_average_gets_plans_costed_for_their_ow
     small_users = factories.users_in_the_partition_of("alice", 40)
     for user in small_users:
         factories.memory(user, "Likes a flat white in the morning")
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
     gate = query_gate("espresso coffee tasting", include_all_domains=True)
-    forget_statistics()
-    try:
+    with statistics_analysed():
         alice = eligible_clause(user_id="alice", session_id=None, gate=gate)
         small = [eligible_clause(user_id=user, session_id=None, gate=gate) for user in small_users[:2]]
-    finally:
-        forget_statistics()  # the rolled-back statistics must not outlive this test
     assert small[0].sql == small[1].sql and "'bob" not in small[0].sql
     own = _estimated_rows(generic_plan(alice.query("m.id")))
     shared = _estimated_rows(generic_plan((small[0].query("m.id")[0], alice.params)))
@@ -308,22 +325,13 @@ def test_a_user_beside_a_far_bigger_one_in_their_partition_has_their_own_rows_sc
     for user in factories.users_in_the_partition_of("alice", 40):
         factories.memory(user, "Likes a flat white in the morning")
     embed_pending_memories()
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
-    forget_statistics()
-    statements = {}
-    try:
-        for user in ("alice", bob):
-            with CaptureQueriesContext(connection) as queries:
-                hits = search_memories(user_id=user, query="espresso coffee tasting", include_all_domains=True).hits
-            statements[user] = [query["sql"] for query in queries if "candidate AS" in query["sql"]]
-            assert hits and {hit.memory.user_id for hit in hits} == {user}
-            if user == "alice":
-                assert hits[0].memory.pk in mine and set(mine) <= {hit.memory.pk for hit in hits}
-    finally:
-        forget_statistics()  # the rolled-back statistics must not outlive this test
-    assert all("cosine_distance(m.embedding" in statement for statement in statements["alice"])
-    assert not any("cosine_distance(" in statement for statement in statements[bob])
+    with statistics_analysed():
+        (alices, alice_statements), (bobs, bob_statements) = searched("alice"), searched(bob)
+    assert alices[0].memory.pk in mine and set(mine) <= {hit.memory.pk for hit in alices}
+    assert {hit.memory.user_id for hit in alices} == {"alice"} and bobs
+    assert {hit.memory.user_id for hit in bobs} == {bob}
+    assert alice_statements and all("cosine_distance(m.embedding" in statement for statement in alice_statements)
+    assert bob_statements and not any("cosine_distance(" in statement for statement in bob_statements)
 
 
 def test_a_filter_keeping_few_of_a_big_users_rows_has_them_scanned_exactly(db):
@@ -334,21 +342,12 @@ def test_a_filter_keeping_few_of_a_big_users_rows_has_them_scanned_exactly(db):
     liked = [factories.memory("alice", text, type="preference").pk for text in
              ("Prefers espresso from the Italian place", "Likes coffee with chocolate notes")]
     embed_pending_memories()
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memories_memory")  # in the test's transaction: rolled back with it
-    forget_statistics()
-    statements = {}
-    try:
-        for types in (None, ["preference"]):
-            with CaptureQueriesContext(connection) as queries:
-                hits = search_memories(user_id="alice", query="espresso coffee tasting", types=types,
-                                       include_all_domains=True).hits
-            statements[bool(types)] = [query["sql"] for query in queries if "candidate AS" in query["sql"]]
-    finally:
-        forget_statistics()  # the rolled-back statistics must not outlive this test
+    with statistics_analysed():
+        _, unfiltered = searched("alice")
+        hits, filtered = searched("alice", types=["preference"])
     assert sorted(hit.memory.pk for hit in hits) == sorted(liked)
-    assert len(statements[True]) == 1 and "cosine_distance(m.embedding" in statements[True][0]
-    assert not any("cosine_distance(" in statement for statement in statements[False])
+    assert len(filtered) == 1 and "cosine_distance(m.embedding" in filtered[0]
+    assert unfiltered and not any("cosine_distance(" in statement for statement in unfiltered)
 
 
 def test_a_search_by_a_small_user_in_a_big_table_widens_the_scan_and_ranks_what_it_found(db):
