@@ -433,3 +433,21 @@ def test_a_full_list_far_from_the_question_is_scanned_again_for_a_big_user(db, r
     if big_user:
         exact = nearest_rows(nearest(eligible, vector, 30), "enable_indexscan = off")
         assert found.ids["semantic"] == [pk for pk, distance in exact if 1 - distance >= floor]
+
+
+def test_an_exact_scan_finds_an_eligible_memory_by_its_sentence_past_nearer_sentences_of_filtered_out_ones(db):
+    """An exact scan reads the sentences of eligible memories only: the nearer sentences of the user's events,
+    which a types filter leaves out, do not fill its list of nearest sentences, so a preference that one of
+    its sentences matches (its whole text about other things) is among the nearest."""
+    for n in range(4):
+        factories.memory("alice", f"Espresso coffee tasting at the roastery. Took notes on cup {n}.", type="event")
+    for text in ("Likes espresso after dinner", "Prefers coffee from the Italian place"):
+        factories.memory("alice", text, type="preference")  # whole texts nearer the question than the next one's
+    tasting = factories.memory("alice", "Renews the passport before every trip to Lisbon. Keeps the receipts in a"
+                               " blue folder. Waters the plants on Sunday. Enjoys espresso tasting.",
+                               type="preference").pk
+    embed_pending_memories()
+    gate = query_gate("espresso coffee tasting", include_all_domains=True)
+    eligible = eligible_clause(user_id="alice", session_id=None, gate=gate, types=["preference"])
+    rows = nearest_rows(nearest(eligible, embed_query("espresso coffee tasting"), 2, exact=True), None)
+    assert tasting in [pk for pk, _ in rows]
