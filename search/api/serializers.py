@@ -22,13 +22,33 @@ class SearchFiltersSerializer(serializers.Serializer):
 
 
 class SearchInputSerializer(serializers.Serializer):
+    """The seed's shape, `scope {user_id, session_id}`; a top-level `user_id` or `session_id`, as ingest and
+    per-turn retrieval take them, means the same (ignored, it searched user `default` and was refused)."""
+
     query = serializers.CharField(max_length=2000)
     scope = ScopeSerializer(required=False)
+    user_id = serializers.CharField(max_length=128, required=False)
+    session_id = serializers.CharField(max_length=128, required=False, allow_blank=True)
     hints = HintsSerializer(required=False)
     types = serializers.ListField(child=serializers.ChoiceField(choices=MemoryType.choices), required=False,
                                   min_length=1)
     filters = SearchFiltersSerializer(required=False)
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False)
+
+    def validate(self, data):
+        given_scope = self.initial_data.get("scope")
+        given_scope = given_scope if isinstance(given_scope, dict) else {}
+        scope = dict(data.get("scope") or {})
+        for field in ("user_id", "session_id"):
+            if field not in data:
+                continue
+            value = data.pop(field)
+            if field in given_scope and scope.get(field) != value:
+                raise serializers.ValidationError({field: f"differs from scope.{field}: give it once."})
+            scope[field] = value
+        if scope:
+            data["scope"] = scope
+        return data
 
 
 class TurnInputSerializer(serializers.Serializer):

@@ -10,6 +10,8 @@ from tests import factories
 
 def search(api, query, **body):
     body.setdefault("scope", {"user_id": "alice"})
+    if body["scope"] is None:
+        del body["scope"]
     response = api.post("/api/v1/search", {"query": query, **body}, format="json")
     assert response.status_code == 200, response.json()
     return response.json()
@@ -103,6 +105,19 @@ def test_acting_for_another_user_is_refused_with_json_403(alice_api, seed_world)
     assert response.status_code == 403
     assert response.json()["error"] == "permission_denied"
     assert "bob" in response.json()["message"]
+
+
+def test_a_top_level_user_and_session_id_scope_the_search_as_ingest_takes_them(alice_api, bob_api, remember):
+    local = remember("Draft slides use the teal colour palette", domain="professional", scope=Scope.SESSION_LOCAL,
+                     session_id="run-1")
+    query = "which colour palette do the draft slides use"
+    found = search(alice_api, query, scope=None, user_id="alice", session_id="run-1")
+    assert local.pk in [hit["id"] for hit in found["results"]]
+    refused = bob_api.post("/api/v1/search", {"query": query, "user_id": "alice"}, format="json")
+    assert refused.status_code == 403 and "'alice'" in refused.json()["message"]
+    both = alice_api.post("/api/v1/search", {"query": query, "user_id": "alice", "scope": {"user_id": "bob"}},
+                          format="json")
+    assert both.status_code == 400 and "user_id" in both.json()["fields"]
 
 
 def test_staff_may_search_any_user(staff_api, seed_world):
