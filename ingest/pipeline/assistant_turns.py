@@ -30,15 +30,16 @@ SUBSTANCE = [
                r"you (?:could|should|might|can|may want to) (?:use|try|consider|start|switch|add|set|go|keep|"
                r"split|move|replace|run|create|build|write|schedule|aim)|consider (?:using|adding|switching)|"
                r"(?:a|the) (?:good|better|best|solid|safer|simpler) (?:option|choice|approach|fit)|"
-               r"here(?:'s| is) (?:a|an|the|your|my) (?:plan|schedule|breakdown|outline|draft|summary|"
-               r"approach|list|budget|itinerary|recipe|script|example|version|template))\b", CI),
+               r"here(?:'s| is) (?:a|an|the|your|my) (?:[\w-]+ ){0,2}(?:plan|schedule|breakdown|outline|draft|"
+               r"summary|approach|list|budget|itinerary|recipe|script|example|version|template|routine))\b", CI),
     re.compile(r"\b(?:let's (?:go with|use|settle on|stick with|do|plan|start|schedule|aim for)|we(?:'ll| will) "
                r"(?:use|go with|start|do|plan)|(?:we|you) (?:decided|agreed|settled) (?:on|to)|"
                r"(?:the|your) (?:plan|decision|goal|deadline|budget|target) (?:is|will be))\b", CI),
     re.compile(r"\d[\d,.]*\s*(?:%|percent|ms|s\b|seconds|minutes|hours|days|weeks|months|years|kb|mb|gb|tb|"
                r"users|requests|items|pages|words|calories|kcal|km|miles|kg|lbs?|\$|€|£|usd|eur)|"
                r"[$€£]\s?\d|\b(?:total|comes to|works out to|sum|average|per (?:day|week|month|hour))\b|"
-               r"\d\s*[-+*/×=]\s*\d", CI),
+               r"\d\s*[-+*/×=]\s*\d|\b(?:once|twice|(?:\w+|\d+) times) (?:a|per|each|every) (?:day|week|month|year)\b",
+               CI),
     re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]"),
     re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
     re.compile(r"\b(?:step|phase|sprint|milestone|week|day) \d+\b|\b(?:first|then|next|finally),? ", CI),

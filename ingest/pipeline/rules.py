@@ -56,8 +56,18 @@ ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, revers
 BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
 EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
-# A message with this many words that no typed candidate holds (a clause or more) is kept whole as well.
+# A message with this many words that no typed candidate holds (a clause or more) is kept whole as well, and
+# so is one with this many content words unsaid: "My manager Tom wants the quarterly report by Friday" gives
+# the relation "Tom is the user's manager", and "wants quarterly report Friday" must not be lost with "my" and "by".
 EPISODIC_COPY_MIN_WORDS = 7
+EPISODIC_COPY_MIN_CONTENT_WORDS = 2
+# Words that say nothing on their own (articles, pronouns, auxiliaries, common prepositions and fillers).
+_FUNCTION_WORDS = frozenset(
+    "a an the my your his her its our their i i'm i've i'd i'll me we we're you he she it it's they them this that "
+    "these those is are was were be been am do does did has have had to of in on at by for with from and or but so "
+    "as if about just really very too also then there here now still even again oh ok okay yeah yes no not well "
+    "lot much many some any all more most get got gotta think know guess mean way thing things stuff might may "
+    "maybe perhaps probably sure yet named called".split())
 ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "studies_at": "Studies at"}
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
@@ -74,6 +84,7 @@ _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'
 _MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i: is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
+_THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 _PET_NAMES = re.compile(
     r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one) (?:(?:new|little|old|sweet|adopted|rescued?|"
@@ -115,6 +126,9 @@ _RESIDENCE = re.compile(
 _EMPLOYER = re.compile(
     r"(?i:\bi(?: now| currently)? (?:work|am working|'m working) (?:at|for) |"
     r"\bi (?:just )?(?:started|joined)(?: (?:a new job|working))?(?: at)? |\bmy new job at |"
+    # "I left Stripe, now I'm at Databricks": the new employer, where leaving the old one says it is a job.
+    r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
+    r"(?:now )?(?:at|with) |"
     r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at )" + NAME.format("org"))
 _NAME = re.compile(r"(?i:\bmy name is |\bcall me )" + NAME.format("a"))
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", CI)
@@ -129,7 +143,8 @@ _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m tak
 _PREFERENCE = re.compile(
     r"\bi(?: really| much| generally| usually| always| strongly| definitely)? (?P<verb>prefer|would rather|'d rather|"
     r"like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like|don't enjoy)\s+(?P<what>[^.!?;]+)", CI)
-_FAVORITE = re.compile(r"\bmy fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?) is (?P<what>[^.!?;]+)", CI)
+_FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
+                       r" is (?P<what>[^.!?;]+)", CI)
 _STANDING = re.compile(r"\b(?:please )?(?P<when>always|never) (?P<what>(?:use|reply|answer|write|send|call|book|"
                        r"schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", CI)
 _EVENT_WORDS = re.compile(
@@ -202,7 +217,9 @@ def _hedged(text: str, candidates: list[Candidate]) -> list[Candidate]:
 def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
     """True when no candidate was found, or the typed ones leave a clause or more of the message unsaid."""
     held = {word for c in candidates for word in _words(f"{c.content} {c.details.get('text', '')}")}
-    return not candidates or sum(word not in held for word in _words(text)) >= EPISODIC_COPY_MIN_WORDS
+    unsaid = [word for word in _words(text) if word not in held]
+    return (not candidates or len(unsaid) >= EPISODIC_COPY_MIN_WORDS
+            or sum(word not in _FUNCTION_WORDS for word in unsaid) >= EPISODIC_COPY_MIN_CONTENT_WORDS)
 
 
 def _words(text: str) -> list[str]:
@@ -221,10 +238,12 @@ def _inference(sentence: str, match, message: Message) -> Candidate:
 
 def _relations(sentence: str, message: Message) -> list[Candidate]:
     found = []
-    if (match := _RELATION_OF.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
-        predicate = ROLE_WORDS[match.group("role").lower()]
-        a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
-        found.append(_relation(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
+    for pattern in (_RELATION_OF, _THEIR_ROLE_NAME):
+        if (match := pattern.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
+            predicate = ROLE_WORDS[match.group("role").lower()]
+            a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
+            found.append(_relation(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
+            break
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             role, name = match.group("role").lower(), match.group("a").removesuffix("'s").removesuffix("’s")

@@ -72,12 +72,13 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
     embedding = _QueryEmbedding(query, user_id) if semantic else None
     # A database call first: it lets go of the GIL, which the embedding thread needs to start.
     words = query_words(user_id, query, entities)
-    gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains}
     per_retriever = retrieval["candidate_limit"]
     resolved = resolve_entities(user_id, words.mentions, entities, words.direct)
     hop = min(retrieval["default_hop"] if hop is None else hop, retrieval["max_hop"])
     reached = graph_reach(user_id, [r.entity for r in resolved if r.entity is not None], hop)
     people = [r for r in resolved if r.entity is not None and r.entity.kind == EntityKind.PERSON]
+    gate_filters = {"domains": domains, "min_confidence": min_confidence, "include_all_domains": include_all_domains,
+                    "names_people": bool(people)}
     paths = reach_paths(reached)
     # Keywords (or, without vectors, the fallback) settle the gate; otherwise the centroid may move it.
     guess = query_gate(query, **gate_filters)

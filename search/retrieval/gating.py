@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from entities.vocabulary import PARTNERS, alternatives
+from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
@@ -30,8 +30,12 @@ EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")
 KEYWORDS = {
     "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
               r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b",
+    # The family words the write-time tagger files under relationship (ingest/pipeline/tag_domain.py), whole
+    # words ("son", not "song"): "when is my daughter's birthday" must read where "my daughter Lily…" went.
     "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"
-                    r"break ?up|anniversary|relationship|fianc|romantic",
+                    r"break ?up|anniversary|relationship|fianc|romantic|"
+                    rf"(?:{alternatives(CLOSE_FAMILY)}|parent|kid|child|cousin|aunt|uncle|niece|nephew)s?\b|"
+                    r"children\b|family\b|in-laws\b|grand(?:ma|pa|mother|father|son|daughter|parent|kid|child)",
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
                     r"quarterly|roadmap|budget|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
@@ -85,7 +89,10 @@ def wants_all_domains(query: str) -> bool:
 
 
 def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=None,
-               include_all_domains: bool = False) -> Gate:
+               include_all_domains: bool = False, names_people: bool = False) -> Gate:
+    """The query's gate. `names_people`: the query names people of the user's graph; a personal question
+    about them ("when is Lily's birthday") also reads the relationship domain, where what the user said of
+    their family and partner is filed (a work question stays narrow, as the seed asks)."""
     domain, method = classify_query(query, query_vector)
     all_domains = include_all_domains or wants_all_domains(query)
     if domains:
@@ -94,6 +101,8 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = list(ALL_DOMAINS)
     else:
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
+        if names_people and domain == FALLBACK_DOMAIN:
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
     if min_confidence is None:
         professional = domain == "professional" and not all_domains
         min_confidence = recall_setting(

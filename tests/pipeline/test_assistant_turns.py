@@ -2,9 +2,11 @@
 import pytest
 from django.test import TestCase
 
+from ingest.pipeline.assistant_turns import assistant_relevance
 from memories.models import Memory
 from memories.review.services import memory_approve
 from memories.services import memory_pin
+from recall_site.config import recall_setting
 
 URL = "/api/v1/ingest"
 RECOMMENDATION = ("For auth I'd recommend Authlib: it handles OAuth2 and OpenID Connect, and its Flask "
@@ -54,6 +56,14 @@ def test_a_plan_is_kept_and_its_closing_pleasantry_left_out(alice_api):
     said = Memory.objects.get(source_message_ids=["m1"])
     assert "3. Ship the weather widget" in said.content and "Let me know" not in said.content
     assert search(alice_api, "what plan did we settle on for sprint 1?")[0]["id"] == said.pk
+
+
+def test_a_plan_said_in_words_is_kept():
+    """No list, no digits: a routine in words ("three times a week") and a plan with its kind named."""
+    for text in ("Here's your training plan: run three times a week and rest on Sundays.",
+                 "Take the vitamin D once a day with breakfast, it absorbs better with some fat."):
+        score, reason = assistant_relevance(text)
+        assert score >= recall_setting("memory.relevance_threshold") and not reason, text
 
 
 def test_chit_chat_apologies_and_questions_handed_back_are_not_kept(alice_api):

@@ -178,5 +178,15 @@ def test_a_long_message_keeps_its_whole_text_beside_its_typed_memories():
     assert found[1].details["episodic"] is True
 
 
+def test_a_short_message_keeps_its_whole_text_when_its_typed_memory_leaves_the_news_out():
+    """The relation holds who Tom is; what he wants and by when is only in the whole text."""
+    found = candidates_for(message("My manager Tom wants the quarterly report by Friday."))
+    assert [(c.type, c.content) for c in found] == [
+        ("relation", "Tom is the user's manager"), ("event", "My manager Tom wants the quarterly report by Friday.")]
+    # A typed memory that says all but a few small words leaves nothing more to keep.
+    assert [c.type for c in candidates_for(message("My sister Anna lives in Berlin."))] == ["relation", "fact"]
+    assert [c.type for c in candidates_for(message("I think about my sister Emma a lot"))] == ["relation"]
+
+
 def test_reschedules_carry_a_pattern_key():
     assert only("moved my Monday 9am meeting").details["pattern_key"] == "avoid:monday:morning"

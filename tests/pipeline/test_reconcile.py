@@ -47,6 +47,22 @@ def test_moving_supersedes_the_old_residence(run):
     assert edges == {("Berlin", "superseded"), ("Munich", "active")}
 
 
+def test_leaving_a_job_for_another_supersedes_the_old_employer(run):
+    run("I work at Stripe as a data engineer.", session_id="s1")
+    trace = run("I left Stripe, now I'm at Databricks.", session_id="s2", at=MONDAY + timedelta(days=30))
+    assert (trace.entries[0].outcome, trace.entries[0].reason) == ("superseded", "new_value:employer")
+    assert list(active(attribute="employer").values_list("content", flat=True)) == ["Works at Databricks"]
+    run("I left the party early, now I'm at Joe's place.", session_id="s3")  # not a job
+    assert list(active(attribute="employer").values_list("content", flat=True)) == ["Works at Databricks"]
+
+
+def test_a_new_favourite_supersedes_the_old_one(run):
+    run("My favorite restaurant is Nopa.")
+    run("My new favorite restaurant is Zuni Cafe.", session_id="s2")
+    assert list(active(type="preference").values_list("content", flat=True)) == [
+        "Favourite restaurant is Zuni Cafe"]
+
+
 def test_preferences_supersede_readily(run):
     run("I prefer morning meetings")
     run("I prefer afternoon meetings", session_id="s2")

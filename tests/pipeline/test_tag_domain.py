@@ -5,6 +5,7 @@ import yaml
 
 from ingest.pipeline.tag_domain import classify_domains, is_sensitive
 from memories.models import Memory
+from search.retrieval.gating import query_gate
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pipeline" / "domains.yaml"
 
@@ -18,6 +19,14 @@ def test_domain_accuracy_on_the_labelled_fixture():
     accuracy = sum(p == e for p, e in zip(predicted, expected)) / len(texts)
     print(f"\ntag_domain accuracy on {len(texts)} labelled memories: {accuracy:.3f}")
     assert accuracy >= 0.85
+
+
+def test_a_health_appointment_is_health_where_a_health_question_reads_it():
+    """Health questions read health memories alone (the seed's gate): an appointment with a health word is
+    health however many time words it has; one without stays scheduling."""
+    assert classify_domains(["My dentist appointment is on Dec 12 at 3pm", "Lunch with Sarah on Friday at 1pm"]) == [
+        "health", "scheduling"]
+    assert query_gate("when is my dentist appointment?").domains == ["health"]
 
 
 def test_health_relationship_and_emotional_content_is_sensitive():

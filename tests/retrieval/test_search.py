@@ -54,6 +54,20 @@ def test_work_query_about_a_proposal_gets_neither_the_marriage_nor_the_allergy(a
     assert seed_world["allergy"].content not in contents(result)
 
 
+def test_a_question_about_family_reads_where_family_was_filed(alice_api, remember):
+    """What the user says of their family is tagged relationship (and sensitive) at write time: a question
+    with a family word, or a personal one naming one of the user's people, reads that domain too."""
+    lily = factories.person("alice", "Lily")
+    birthday = remember("My daughter Lily turns 7 on March 3rd", type="event", domain="relationship",
+                        sensitive=True, entities=[lily])
+    by_role = search(alice_api, "when is my daughter's birthday")
+    assert by_role["domain"] == "relationship" and birthday.content in contents(by_role)
+    by_name = search(alice_api, "when is Lily's birthday")
+    assert by_name["domain"] == "personal" and "relationship" in by_name["domains"]
+    assert birthday.content in contents(by_name)
+    assert "relationship" not in search(alice_api, "which song did I play on the birthday")["domains"]
+
+
 def test_including_personal_stuff_opens_every_domain(alice_api, seed_world):
     result = search(alice_api, "remind me everything about the Berlin trip including personal stuff")
     assert set(result["domains"]) == {"professional", "personal", "health", "relationship", "scheduling"}
