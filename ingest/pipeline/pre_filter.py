@@ -42,7 +42,8 @@ CUES = [
                 r"my name is|call me|diagnosed|medication|take \w+ (daily|every)|"
                 r"i'm an? |i am an? )\b", CI), 0.3),
     (re.compile(rf"\b({alternatives(PARTNERS, CLOSE_FAMILY, AT_WORK, CARERS)}|fianc\w*|kids?|children|"
-                r"roommate|flatmate|friend|neighbou?r|cousin|aunt|uncle|grandma|grandpa)\b", CI), 0.25),
+                r"roommate|flatmate|friend|neighbou?r|cousin|aunt|uncle|grandma|grandpa|coach|teacher|tutor|mentor|"
+                r"nanny|babysitter|landlord|trainer|vet)\b", CI), 0.25),
     (re.compile(r"\b(lunch|dinner|breakfast|brunch|coffee with|meeting|call with|appointment|interview|flight|"
                 r"trip|party|wedding|conference|visit\w*|check-?up|drinks|concert|review|standup|1:1|"
                 r"one-on-one|deadline|demo|presentation|class|lesson|vacation|holiday|rescheduled?|"

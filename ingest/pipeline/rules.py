@@ -67,7 +67,8 @@ _FUNCTION_WORDS = frozenset(
     "these those is are was were be been am do does did has have had to of in on at by for with from and or but so "
     "as if about just really very too also then there here now still even again oh ok okay yeah yes no not well "
     "lot much many some any all more most get got gotta think know guess mean way thing things stuff might may "
-    "maybe perhaps probably sure yet named called".split())
+    "maybe perhaps probably sure yet named called don't doesn't didn't can't cannot won't isn't aren't wasn't never "
+    "like likes love loves enjoy enjoys prefer prefers hate hates dislike dislikes name".split())
 ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "studies_at": "Studies at"}
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
@@ -81,7 +82,7 @@ _INFERENCE = re.compile(
     r"quite\s+|pretty\s+|a little\s+)*(?!(?:able|going|getting|trying|doing|having|like|right|the|an?)\b)"
     r"(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
-_MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i: is(?: called| named)?) " + NAME.format("a"))
+_MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
 _THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
@@ -223,7 +224,8 @@ def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[\w'’]+", text.lower())
+    """The words of `text`, lower case, without a possessive 's ("wife's" is "wife")."""
+    return [re.sub(r"['’]s$", "", word) for word in re.findall(r"[\w'’]+", text.lower())]
 
 
 def _inference(sentence: str, match, message: Message) -> Candidate:
@@ -488,8 +490,8 @@ def _about(message: Message, content: str, link: str = " ") -> str:
 
 
 def _clean_object(text: str) -> str:
-    text = re.sub(r"\b(please|thanks|thank you|a lot|so much|very much|really|any ?more|these days|now)\b", "",
-                  text, flags=CI)
+    text = re.sub(r"\b(please|thanks|thank you|a lot|so much|very much|really|any ?more|these days|now|at all)\b",
+                  "", text, flags=CI)
     return re.sub(r"\s+", " ", text).strip(" ,.!?;:-")
 
 

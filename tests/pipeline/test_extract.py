@@ -186,6 +186,21 @@ def test_a_short_message_keeps_its_whole_text_when_its_typed_memory_leaves_the_n
     # A typed memory that says all but a few small words leaves nothing more to keep.
     assert [c.type for c in candidates_for(message("My sister Anna lives in Berlin."))] == ["relation", "fact"]
     assert [c.type for c in candidates_for(message("I think about my sister Emma a lot"))] == ["relation"]
+    assert [c.content for c in candidates_for(message("I don't like cilantro at all."))] == ["Dislikes cilantro"]
+
+
+def test_family_said_in_other_forms_makes_relations():
+    assert [(c.type, c.content) for c in candidates_for(message("My wife's name is Priya."))] == [
+        ("relation", "Priya is the user's wife")]
+    found = candidates_for(message("Mark's mom Susan is coming to stay with us for Thanksgiving."))
+    assert [(c.type, c.content) for c in found] == [
+        ("relation", "Susan is Mark's mom"),
+        ("event", "Mark's mom Susan is coming to stay with us for Thanksgiving.")]
+    assert found[0].relation.predicate == "parent_of"
+
+
+def test_a_childs_coach_or_teacher_is_worth_keeping():
+    assert relevance_score("Jake's coach is Mr. Brown.")[0] >= recall_setting("memory.relevance_threshold")
 
 
 def test_reschedules_carry_a_pattern_key():

@@ -68,6 +68,17 @@ def test_a_question_about_family_reads_where_family_was_filed(alice_api, remembe
     assert "relationship" not in search(alice_api, "which song did I play on the birthday")["domains"]
 
 
+def test_a_health_guess_by_the_centroids_alone_also_reads_personal(alice_api, remember):
+    """Health questions read health alone when their words say health; a question only the example queries'
+    centroids call health is a guess, which reads the personal domain too, not health alone."""
+    rex = remember("We got a dog named Rex, he's a golden retriever", type="event")
+    worded = search(alice_api, "am I allergic to penicillin")
+    assert (worded["domain"], worded["domains"]) == ("health", ["health"])
+    guessed = search(alice_api, "what kind of dog is Rex")
+    assert guessed["domain"] == "health" and set(guessed["domains"]) == {"health", "personal"}
+    assert rex.content in contents(guessed)
+
+
 def test_including_personal_stuff_opens_every_domain(alice_api, seed_world):
     result = search(alice_api, "remind me everything about the Berlin trip including personal stuff")
     assert set(result["domains"]) == {"professional", "personal", "health", "relationship", "scheduling"}
