@@ -16,6 +16,7 @@ from access.scope import DEFAULT_USER_ID, UserIdQuerySerializer, query_user_id, 
 from ingest.expiry_preview import ingest_answer
 from ingest.jobs import ingest_job_enqueue, ingest_job_for
 from ingest.pipeline import ingest_dry_run, ingest_messages
+from ingest.secret_values import without_secrets
 from memories.api.response_schemas import IngestOutputSerializer
 from memories.models import IngestJob, Source
 from recall_site.api_fields import StrictBooleanField, content_field
@@ -33,6 +34,9 @@ class IngestMessageSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=128, required=False, allow_blank=True)
     # Who is speaking, as in chat-completion messages: "I" in the content is this person, not the user.
     name = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+    def validate_content(self, value: str) -> str:
+        return without_secrets(value)  # before a background job stores the message, too
 
 
 class IngestInputSerializer(serializers.Serializer):

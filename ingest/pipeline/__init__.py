@@ -40,6 +40,7 @@ from ingest.pipeline.pre_filter import PreFilter
 from ingest.pipeline.reconcile import Reconcile
 from ingest.pipeline.resolve_refs import ResolveRefs
 from ingest.pipeline.tag_domain import TagDomain
+from ingest.secret_values import without_secrets
 from memories.embedding_jobs import embedding_jobs_coalesced, enqueue_coalesced_job
 from recall_site.locks import retry_on_conflict, user_write_lock
 from recall_site.telemetry import INGEST_MESSAGES
@@ -154,6 +155,7 @@ def parse_messages(session_id: str, messages: list[dict]) -> list[Message]:
     a missing timestamp is now, a missing id one made from the message."""
     parsed, lines_by = [], {}  # lines_by: (role, speaker) → that speaker's messages so far
     for raw in messages:
+        raw = {**raw, "content": without_secrets(raw["content"])}  # the API did this already; a command or job may not
         timestamp = raw.get("timestamp") or timezone.now()
         speaker, content = speaker_and_text(raw["content"], raw.get("name") or "")
         before = parsed[-1].speaker if parsed else ""

@@ -35,6 +35,7 @@ KEY_WORDS = 3
 _WORDS = re.compile(r"[a-z0-9]{3,}")
 _TOKEN = re.compile(r"[\w$€£.,:/\-]*\d[\w$€£.,:/\-]*")
 _NAME_WORD = re.compile(r"(?<![.!?:]\s)(?<!^)(\s)([A-Z][\w'’\-]+)")
+_NEGATION = re.compile(r"\b(?:not|no longer|never|isn't|aren't|don't|doesn't|didn't)\b", re.IGNORECASE)
 _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
 VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
 
@@ -61,14 +62,15 @@ def near_duplicate(user_id: str, candidate: Candidate) -> Memory | None:
     return best
 
 
-def particulars(text: str) -> tuple[frozenset, frozenset]:
+def particulars(text: str) -> tuple[frozenset, frozenset, bool]:
     """What makes two similar texts different memories: their identifiers, numbers, dates and amounts (any
-    word with a digit: "kz0q0", "11", "2026-05-01", "$40") and their names (capitalised words after a
-    sentence's first)."""
+    word with a digit: "kz0q0", "11", "2026-05-01", "$40"), their names (capitalised words after a
+    sentence's first) and whether they say no ("Not allergic to shellfish" repeats nothing of "Allergic to
+    shellfish": it takes it back)."""
     tokens = _TOKEN.findall(text)
     numbers = frozenset(token.casefold().rstrip(".,:/-") for token in tokens if any(c.isdigit() for c in token))
     names = frozenset(word for _, word in _NAME_WORD.findall(text))
-    return numbers, names
+    return numbers, names, bool(_NEGATION.search(text))
 
 
 def lexical_matches(user_id: str, candidate: Candidate):

@@ -33,7 +33,7 @@ from ingest.pipeline.base import (
     default_importance,
     first_person,
 )
-from ingest.pipeline.dates import resolve_when
+from ingest.pipeline.dates import MONTHS, WEEKDAYS, resolve_when
 from ingest.pipeline.name_answers import CHILD
 from ingest.pipeline.names_in_text import (
     NODE_AT_ONCE_ROLES,
@@ -107,9 +107,11 @@ _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
 _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) " + NAME.format("org"))
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
-_LIVES_IN = re.compile(NAME.format("a") + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
+# Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
+_LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a") + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
                        r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
+_TIME_WORD = re.compile(rf"(?:{'|'.join(WEEKDAYS)}|{MONTHS}|today|tomorrow|tonight|next|noon)\b", CI)
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 # Friendship said to the other person: "Thanks for being a great friend", "Appreciate your friendship".
@@ -137,6 +139,9 @@ _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|
                    r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
                       r"(?P<what>[\w \-]+)", CI)
+_NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
+                           r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
+_NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )" + NAME.format("what"))
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
@@ -192,6 +197,8 @@ def extract_candidates(message: Message) -> list[Candidate]:
         if not any(candidate.details.get("inferred") for candidate in found):
             said.append(sentence)  # an inference's sentence must not come back as a plain statement
     candidates += _answered_names(text, message)
+    given = {c.attribute for c in candidates if c.attribute and not c.details.get("takes_back")}
+    candidates = [c for c in candidates if not (c.details.get("takes_back") and c.attribute in given)]
     rest = " ".join(said)
     if rest and _needs_episodic(rest, candidates):
         candidates.append(_episodic(rest, message))
@@ -258,7 +265,8 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
                 relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
             found.append(relation)
             break
-    if (match := _LIVES_IN.search(sentence)) and is_name(match.group("a")):
+    if ((match := _LIVES_IN.search(sentence)) and is_name(match.group("a"))
+            and not _TIME_WORD.match(match.group("place"))):
         person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
         fact = _fact(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
         fact.relation = RelationSpec(person, "lives_in", place)
@@ -372,8 +380,9 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         what = match.group("what").strip()
         said = f"Might be allergic to {what} (unsure)" if match.group("hedge") else f"Allergic to {what}"
         link = " " if match.group("hedge") else " is "
-        found.append(_fact(_about(message, said, link), "", [me], domain="health",
+        found.append(_fact(_about(message, said, link), _allergy(what), [me], domain="health",
                            importance=default_importance("health_fact")))
+    found += _taken_back(sentence, message)
     if match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(_fact(_about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
@@ -382,6 +391,30 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         found.append(_preference(_about(message, f"Is {match.group('diet').lower()}"), "diet", message,
                                  domain="personal"))
     return found
+
+
+def _allergy(what: str) -> str:
+    """The attribute of an allergy: one per thing, so a second allergy is not a new value for the first."""
+    return f"allergy:{what.lower()}"[:64]
+
+
+def _taken_back(sentence: str, message: Message) -> list[Candidate]:
+    """"I'm not allergic to shellfish", "I don't work at Stripe anymore": a fact with the same attribute as
+    the one it takes back, so reconcile supersedes that one (extract_candidates drops it when the message
+    gives the new value itself: "I no longer live in Boston; I moved to Denver")."""
+    me, taken_back = first_person(message), []
+    if match := _NOT_ALLERGIC.search(sentence):
+        what = match.group("what").strip()
+        taken_back.append(_fact(_about(message, f"Not allergic to {what}", " is "), _allergy(what), [me],
+                                domain="health", importance=default_importance("health_fact")))
+    elif (match := _NO_LONGER.search(sentence)) and is_name(match.group("what")):
+        attribute = "residence" if match.group("verb").lower().startswith("live") else "employer"
+        said = f"No longer {'lives in' if attribute == 'residence' else 'works at'} {match.group('what')}"
+        taken_back.append(_fact(_about(message, said), attribute, [me],
+                                domain="personal" if attribute == "residence" else "professional"))
+    for fact in taken_back:
+        fact.details["takes_back"] = True
+    return taken_back
 
 
 def _fact(content, attribute, mentions, *, domain="", importance=None) -> Candidate:

@@ -199,6 +199,11 @@ def test_family_said_in_other_forms_makes_relations():
     assert found[0].relation.predicate == "parent_of"
 
 
+def test_a_meeting_moved_to_a_day_is_nobodys_new_home():
+    assert [c.type for c in candidates_for(message("The meeting with Dana moved to Thursday."))] == ["event"]
+    assert [c.content for c in candidates_for(message("Dana moved to Lisbon last year."))][0] == "Dana lives in Lisbon"
+
+
 def test_a_childs_coach_or_teacher_is_worth_keeping():
     assert relevance_score("Jake's coach is Mr. Brown.")[0] >= recall_setting("memory.relevance_threshold")
 

@@ -155,3 +155,15 @@ def test_a_dry_run_ingest_says_what_would_arrive_expired_and_writes_nothing(alic
     assert pottery.status == "expired" and pottery.expired_at is not None
     assert [row.action for row in pottery.history.order_by("pk")] == ["created", "expired"]
     assert alice_api.post(URL, {**body, "dry_run": 1}, format="json").status_code == 400
+
+
+def test_passwords_card_numbers_and_keys_said_in_a_chat_are_never_kept(alice_api):
+    said = ["My password for the bank is hunter2.", "My card number is 4111 1111 1111 1111.",
+            "Here is my API key: sk-live4f9a8b7c6d5e4f3a2b1c", "My password is in the drawer by the door."]
+    response = post(alice_api, *said, source="import")
+    assert response.status_code == 200
+    kept = " ".join(Memory.objects.filter(user_id="alice").values_list("content", flat=True))
+    for secret in ("hunter2", "4111", "sk-live4f9a8b7c6d5e4f3a2b1c"):
+        assert secret not in kept and secret not in str(response.json())
+    assert "password for the bank is [redacted]" in kept and "[card number]" in kept
+    assert "in the drawer by the door" in kept  # where a password is kept is no password

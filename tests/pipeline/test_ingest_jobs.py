@@ -281,3 +281,10 @@ def test_upkeep_runs_jobs_left_waiting_and_deletes_old_finished_ones(alice_api):
 
     assert set(IngestJob.objects.values_list("pk", "status")) == {(waiting.pk, "done"), (fresh.pk, "done")}
     assert ingest_jobs_upkeep() == {"ran": 0, "deleted": 0}
+
+
+def test_a_waiting_job_holds_no_secret_said_in_its_messages(alice_api):
+    job = enqueue(alice_api, "The wifi password: sunflower22", "My PIN is 4512")
+    assert "sunflower22" not in str(job.messages) and "4512" not in str(job.messages)
+    assert [message["content"] for message in job.messages] == ["The wifi password: [redacted]",
+                                                                 "My PIN is [redacted]"]

@@ -56,6 +56,20 @@ def test_leaving_a_job_for_another_supersedes_the_old_employer(run):
     assert list(active(attribute="employer").values_list("content", flat=True)) == ["Works at Databricks"]
 
 
+def test_saying_no_takes_an_allergy_or_a_job_back(run):
+    run("I'm allergic to shellfish.", session_id="s1")
+    run("I'm allergic to shellfish.", session_id="s2")  # said again: reinforced, not taken back
+    assert active(attribute="allergy:shellfish").get().occurrences == 2
+    trace = run("Correction: I'm not allergic to shellfish, it's peanuts.", session_id="s3")
+    assert trace.entries[0].outcome == "superseded"
+    assert list(active(attribute="allergy:shellfish").values_list("content", flat=True)) == [
+        "Not allergic to shellfish"]
+    assert Memory.objects.get(content="Allergic to shellfish").status == "superseded"
+    run("I work at Stripe.", session_id="s4")
+    run("I don't work at Stripe anymore.", session_id="s5")
+    assert list(active(attribute="employer").values_list("content", flat=True)) == ["No longer works at Stripe"]
+
+
 def test_a_new_favourite_supersedes_the_old_one(run):
     run("My favorite restaurant is Nopa.")
     run("My new favorite restaurant is Zuni Cafe.", session_id="s2")
