@@ -205,7 +205,8 @@ _SPEAKER_LINE = re.compile(
 LINE_LABELS = {
     "update", "reminder", "ps", "edit", "todo", "question", "answer", "summary", "important", "warning", "re",
     "subject", "assistant", "system", "ai", "bot", "tip", "fact", "quote", "source", "context", "example",
-    "status", "goal", "task", "idea", "done", "result", "title",
+    "status", "goal", "task", "idea", "done", "result", "title", "correction", "note", "fyi", "btw", "also",
+    "actually", "anyway", "ok", "okay", "yes", "no", "nb", "later",
 }
 _ROLE = re.compile(
     r"\b(?:(?:my|our) (?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + r")"

@@ -60,7 +60,7 @@ def test_saying_no_takes_an_allergy_or_a_job_back(run):
     run("I'm allergic to shellfish.", session_id="s1")
     run("I'm allergic to shellfish.", session_id="s2")  # said again: reinforced, not taken back
     assert active(attribute="allergy:shellfish").get().occurrences == 2
-    trace = run("Correction: I'm not allergic to shellfish, it's peanuts.", session_id="s3")
+    trace = run("Correction: I'm not allergic to shellfish, it's peanuts.", session_id="s3")  # "Correction" is no one
     assert trace.entries[0].outcome == "superseded"
     assert list(active(attribute="allergy:shellfish").values_list("content", flat=True)) == [
         "Not allergic to shellfish"]

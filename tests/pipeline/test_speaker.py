@@ -59,3 +59,12 @@ def test_the_name_field_makes_the_speaker_and_she_is_one_person_across_sessions(
         "Melanie: Luna chewed through my favourite running shoes this week."}
     assert Relation.objects.filter(subject=luna, predicate="pet_of", object=melanie).exists()
     assert Memory.objects.get(subject=luna).content == "Luna is Melanie's puppy"
+
+
+def test_a_label_before_a_colon_is_no_speaker(db):
+    """"Correction: I'm not allergic to shellfish" is the user correcting themselves, not someone named
+    Correction: the user's own allergy is taken back."""
+    ingest("I'm allergic to shellfish.")
+    ingest("Correction: I'm not allergic to shellfish, it's peanuts.", session_id="s2")
+    assert not Entity.objects.filter(user_id="alice", canonical_name="Correction").exists()
+    assert Memory.objects.get(content="Allergic to shellfish").status == "superseded"
