@@ -88,7 +88,7 @@ _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
 _THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 _PET_NAMES = re.compile(
-    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one) (?:(?:new|little|old|sweet|adopted|rescued?|"
+    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|adopted|rescued?|"
     r"baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
     r"(?i:(?:who is |who's )?(?:named|called) )?" + NAME.format("names")
     + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
@@ -104,6 +104,7 @@ _ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-
                            r"[!.]")
 _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
                      + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
+_OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
 _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) " + NAME.format("org"))
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
@@ -227,7 +228,8 @@ def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
     held = {word for c in candidates for word in _words(f"{c.content} {c.details.get('text', '')}")}
     unsaid = [word for word in _words(text) if word not in held]
     return (not candidates or len(unsaid) >= EPISODIC_COPY_MIN_WORDS
-            or sum(word not in _FUNCTION_WORDS for word in unsaid) >= EPISODIC_COPY_MIN_CONTENT_WORDS)
+            or sum(word not in _FUNCTION_WORDS for word in unsaid) >= EPISODIC_COPY_MIN_CONTENT_WORDS
+            or any(char.isdigit() for word in unsaid for char in word))  # "… and he's 4": a number is news
 
 
 def _words(text: str) -> list[str]:
@@ -302,8 +304,11 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
             groups = match.groupdict()
             whose = (groups.get("whose") or ("my" if pattern is _PET_NAME_IS else "a")).lower()
             kind = (groups.get("pet") or (got.group("pet") if got else "pet")).lower()
+            before = sentence[:match.start()]
+            counted = whose in ("two", "three", "four") or whose.isdigit()  # "we have two cats, Miso and Tofu"
             mine = whose in ("my", "our") or (
-                whose in ("a", "an", "the", "another", "one") and _WE_HAVE.search(sentence[:match.start()]))
+                whose in ("a", "an", "the", "another", "one") and _WE_HAVE.search(before)) or (
+                counted and _WE_HAVE.search(before) and _OWNING.search(before))
             for name in filter(is_name, names):
                 pet = Mention(name, kind="pet", role="subject")
                 if not mine:

@@ -199,6 +199,20 @@ def test_family_said_in_other_forms_makes_relations():
     assert found[0].relation.predicate == "parent_of"
 
 
+def test_pets_counted_before_their_names_are_pets_of_whoever_has_them():
+    found = candidates_for(message("We have two cats, Miso and Tofu."))
+    assert [c.content for c in found if c.type == "relation"] == ["Miso is the user's cat", "Tofu is the user's cat"]
+    assert {m.kind for c in found if c.type == "relation" for m in c.mentions[:1]} == {"pet"}
+    seen = candidates_for(message("I saw two dogs, Max and Bella, at the park."))
+    assert [c.content for c in seen if c.type != "event"] == ["Max is a dog", "Bella is a dog"]  # nobody's
+
+
+def test_a_number_left_unsaid_keeps_the_message():
+    found = candidates_for(message("My son is called Leo and he's 4."))
+    assert [(c.type, c.content) for c in found] == [
+        ("relation", "Leo is the user's son"), ("event", "My son is called Leo and he's 4.")]
+
+
 def test_a_meeting_moved_to_a_day_is_nobodys_new_home():
     assert [c.type for c in candidates_for(message("The meeting with Dana moved to Thursday."))] == ["event"]
     assert [c.content for c in candidates_for(message("Dana moved to Lisbon last year."))][0] == "Dana lives in Lisbon"
