@@ -57,8 +57,9 @@ KEYWORDS = {
         r"postpon\w*|cancel\w*)\b", CI),
     "personal": re.compile(
         r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
-        r"cooking|food|coffee|tea|dog|cat|pet|vegetarian|vegan|diet|lives? in|moved|apartment|flat|"
-        r"house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|games?)\b", CI),
+        r"cooking|food|coffee|tea|dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|vegetarian|vegan|diet|lives? in|"
+        r"moved|apartment|flat|house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|"
+        r"games?)\b", CI),
 }
 EMOTIONAL = re.compile(
     r"\b(stress\w*|anxious|worried|worry|sad|lonely|upset|depress\w*|overwhelm\w*|burn(ed|t)? ?out|"

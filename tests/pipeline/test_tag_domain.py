@@ -29,6 +29,11 @@ def test_a_health_appointment_is_health_where_a_health_question_reads_it():
     assert query_gate("when is my dentist appointment?").domains == ["health"]
 
 
+def test_pets_in_the_plural_are_personal():
+    assert classify_domains(["We have two cats, Miso and Tofu", "Walked the dogs by the river"]) == [
+        "personal", "personal"]
+
+
 def test_health_relationship_and_emotional_content_is_sensitive():
     assert is_sensitive("health", "Allergic to penicillin")
     assert is_sensitive("relationship", "Alex is Sarah's partner")
