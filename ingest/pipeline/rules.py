@@ -88,8 +88,8 @@ _MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
 _THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 _PET_NAMES = re.compile(
-    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|adopted|rescued?|"
-    r"baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
+    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|"
+    r"adopted|rescued?|baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
     r"(?i:(?:who is |who's )?(?:named|called) )?" + NAME.format("names")
     + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
@@ -109,10 +109,11 @@ _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECAS
 _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) " + NAME.format("org"))
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
 # Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
-_LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a") + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
+_LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
+                       + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
                        r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
-# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
 _TIME_WORD = re.compile(rf"(?:{'|'.join(WEEKDAYS)}|{MONTHS}|today|tomorrow|tonight|next|noon)\b", CI)
+# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 # Friendship said to the other person: "Thanks for being a great friend", "Appreciate your friendship".
@@ -142,7 +143,8 @@ _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: 
                       r"(?P<what>[\w \-]+)", CI)
 _NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
                            r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
-_NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )" + NAME.format("what"))
+_NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )"
+                        + NAME.format("what"))
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"

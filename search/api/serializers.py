@@ -23,7 +23,7 @@ class SearchFiltersSerializer(serializers.Serializer):
 
 class SearchInputSerializer(serializers.Serializer):
     """The seed's shape, `scope {user_id, session_id}`; a top-level `user_id` or `session_id`, as ingest and
-    per-turn retrieval take them, means the same (ignored, it searched user `default` and was refused)."""
+    per-turn retrieval take them, means the same (ignored before, the search ran for user `default`)."""
 
     query = serializers.CharField(max_length=2000)
     scope = ScopeSerializer(required=False)
