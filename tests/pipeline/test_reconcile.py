@@ -90,6 +90,17 @@ def test_a_new_manager_supersedes_the_old_manager_relation(run):
     assert list(active(type="relation").values_list("content", flat=True)) == ["Tom is the user's manager"]
 
 
+def test_a_meeting_moved_to_another_day_supersedes_the_old_date(run):
+    run("I have a meeting with Dana on Tuesday at 10am.", session_id="s1")
+    run("Lunch with Sarah on Tuesday.", session_id="s1")
+    trace = run("The meeting with Dana moved to Thursday.", session_id="s2", at=MONDAY + timedelta(hours=2))
+    assert trace.entries[0].outcome == "superseded"
+    assert Memory.objects.get(content__startswith="I have a meeting with Dana").status == "superseded"
+    assert Memory.objects.get(content="Lunch with Sarah on Tuesday.").status == "active"  # another event, kept
+    moved = active(content="The meeting with Dana moved to Thursday.").get()
+    assert moved.valid_from.strftime("%A") == "Thursday"
+
+
 def test_different_events_on_different_days_are_not_merged(run):
     run("lunch with Sarah Thursday")
     run("lunch with Sarah Thursday", at=MONDAY + timedelta(days=7), session_id="s2")
