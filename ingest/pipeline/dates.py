@@ -15,6 +15,8 @@ WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 MONTHS = r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)"
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 CI = re.IGNORECASE
+# A word that names a time, not a place or a person, though written with a capital ("moved to Thursday").
+TIME_WORD = re.compile(rf"(?:(?:{'|'.join(WEEKDAYS)})s?|{MONTHS}|today|tomorrow|tonight|next|noon)\b", CI)
 
 _RELATIVE_DAY = re.compile(r"\b(today|tonight|this (morning|afternoon|evening)|day after tomorrow|tomorrow|yesterday)\b", CI)
 _WEEKDAY = re.compile(r"\b(last |next |this |on )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", CI)

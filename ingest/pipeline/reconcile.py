@@ -23,7 +23,7 @@ import re
 from rapidfuzz import fuzz
 
 from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
-from ingest.pipeline.dates import MONTHS, WEEKDAYS
+from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
 from ingest.pipeline.value_updates import earlier_values
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
@@ -39,7 +39,6 @@ _NAME_WORD = re.compile(r"(?<![.!?:]\s)(?<!^)(\s)([A-Z][\w'’\-]+)")
 _NEGATION = re.compile(r"\b(?:not|no longer|never|isn't|aren't|don't|doesn't|didn't)\b", re.IGNORECASE)
 _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
 VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
-_TIME_NAME = re.compile(rf"(?:{'|'.join(WEEKDAYS)})s?|{MONTHS}", re.IGNORECASE)  # capitalised, yet no one
 # An event said to have moved to another time: the kind of event it is, for finding the one it moves.
 _RESCHEDULED = re.compile(r"\b(?P<kind>meeting|call|lunch|dinner|breakfast|appointment|session|sync|standup|"
                           r"interview|review|class|lesson|party|flight|dentist|demo|presentation)s?\b.*?\b(?:moved|"
@@ -134,7 +133,7 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     """"The meeting with Dana moved to Thursday": the latest active event of the same kind with the same
     people ("a meeting with Dana on Tuesday at 10am") on another day is superseded by the new date."""
     kind = _RESCHEDULED.search(candidate.content) if candidate.type == "event" and candidate.valid_from else None
-    names = {name for name in particulars(candidate.content)[1] if not _TIME_NAME.fullmatch(name)}
+    names = {name for name in particulars(candidate.content)[1] if not TIME_WORD.fullmatch(name)}
     if kind is None or not names:
         return []
     words = " ".join([kind.group("kind").lower(), *sorted(names)])

@@ -33,7 +33,7 @@ from ingest.pipeline.base import (
     default_importance,
     first_person,
 )
-from ingest.pipeline.dates import MONTHS, WEEKDAYS, resolve_when
+from ingest.pipeline.dates import TIME_WORD, resolve_when
 from ingest.pipeline.name_answers import CHILD
 from ingest.pipeline.names_in_text import (
     NODE_AT_ONCE_ROLES,
@@ -112,7 +112,6 @@ _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) "
 _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
                        + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
                        r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
-_TIME_WORD = re.compile(rf"(?:{'|'.join(WEEKDAYS)}|{MONTHS}|today|tomorrow|tonight|next|noon)\b", CI)
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
@@ -270,7 +269,7 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
             found.append(relation)
             break
     if ((match := _LIVES_IN.search(sentence)) and is_name(match.group("a"))
-            and not _TIME_WORD.match(match.group("place"))):
+            and not TIME_WORD.match(match.group("place"))):
         person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
         fact = _fact(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
         fact.relation = RelationSpec(person, "lives_in", place)
