@@ -45,6 +45,7 @@ ROLE_WORDS = {
     "dentist": "doctor_of", "neighbor": "neighbour_of", "neighbour": "neighbour_of", "cousin": "relative_of",
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
+    "coach": "coach_of", "teacher": "teacher_of", "tutor": "teacher_of", "trainer": "coach_of",
 }
 # Words for one role of one person: "my husband" in one session and "my partner" in another are one node.
 ROLE_GROUPS = [
@@ -100,6 +101,7 @@ american british english french german spanish italian portuguese dutch swedish 
 irish scottish welsh polish russian ukrainian greek turkish chinese japanese korean indian thai vietnamese
 mexican canadian brazilian argentinian australian african european asian latin arabic hebrew hindi
 christian catholic protestant muslim islamic jewish buddhist hindu atheist god
+vp svp evp avp ceo cto cfo coo cmo cio cpo hr qa
 """.split())
 # Last words (and for places first words) that make a name an organisation, a place or a thing, not a person.
 ORG_WORDS = {
@@ -171,6 +173,13 @@ _QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”
 SHOUTED_ZIPF = 4.0
 _KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())
 _WITH_BEFORE = re.compile(r"\b(?:with|named|called)\s+$", re.IGNORECASE)  # "dinner with Charlotte"
+# Someone's role or name said just before: "my girlfriend Sofia", "their contact is Linda Park", "her name is
+# Sofia" — a person, whatever a gazetteer or a last word ("Park") would make of it.
+_PERSON_BEFORE = re.compile(
+    r"\b(?:(?:(?:my|our|his|her|their|the|\w+['’]s) (?:new |current |former |late )?(?:"
+    + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
+    + r"|contact|coach|teacher|tutor|trainer|nanny|babysitter|vet|lawyer|accountant|pastor)(?: is)?)|"
+    r"names? (?:is|was)|name['’]s)\s*,?\s+$", re.IGNORECASE)
 # "in Lisbon", "flew to Lisbon"; not "said goodbye to Max" or "talked to Sarah".
 _PLACE_BEFORE = re.compile(r"\b(in|from|near|visit(?:ing|ed)?|(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
                            r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
@@ -196,7 +205,8 @@ _PERSON_STATEMENT = re.compile(
     r"\b(?P<name>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)(?: (?:really|just|also|finally|still|always|never|even|recently))? "
     r"(?:thinks|thought|says|said|tells|told|asked|mentioned|wants|wanted|plans|planned|feels|felt|believes|"
     r"believed|loves|loved|hates|hated|likes|liked|prefers|went|got|gets|started|decided|bought|finished|won|lost|"
-    r"joined|left|quit|moved|visited|met|called|invited|(?:is|was|has been) (?:planning|going|moving|getting|"
+    r"joined|left|quit|moved|visited|met|called|invited|has|had|owns|adopted|"
+    r"(?:is|was|has been) (?:planning|going|moving|getting|"
     r"starting|thinking|feeling|trying|working|visiting|looking|learning|studying|struggling))\b")
 # A transcript line "Caroline: I went…": a name of one to three words (after an optional title), a colon.
 _SPEAKER_LINE = re.compile(
@@ -351,8 +361,9 @@ def name_kind(name: str, before: str, after: str) -> str:
     first, last = name.split(" ")[0].lower(), name.split(" ")[-1].lower()
     if name.lower().removesuffix("'s").removesuffix("’s") in PLATFORM_NAMES:
         return "thing"
+    person_before = bool(_PERSON_BEFORE.search(before))
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
-        if last in words:
+        if last in words and not (person_before and kind == "place"):
             return kind
     if first in PLACE_FIRST_WORDS and " " in name:
         return "place"
@@ -361,6 +372,8 @@ def name_kind(name: str, before: str, after: str) -> str:
     if _PET_BEFORE.search(before) or _PET_AFTER.search(after):
         return "pet"
     bare = name.removesuffix("'s").removesuffix("’s")
+    if person_before:
+        return "person"
     if bare.lower() in place_names() and not (_WITH_BEFORE.search(before) or _PERSON_AFTER.match(after)):
         return "place"
     if name.endswith(("'s", "’s")):

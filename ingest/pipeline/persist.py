@@ -9,7 +9,7 @@ message id, and the words of a message that yielded a memory are kept as its
 date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
-from entities.services import relation_upsert
+from entities.services import relation_upsert, relations_retire_stated_by
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory, Status
 from memories.services import (
@@ -60,6 +60,9 @@ class Persist(Stage):
         memory = self._create(candidate, item, context)
         for old in candidate.supersedes:
             memory_supersede(old=old, new=memory, at=message.timestamp)
+        if candidate.supersedes:
+            relations_retire_stated_by(user_id=context.user_id, memory_ids=[old.pk for old in candidate.supersedes],
+                                       at=message.timestamp)
         kept_beside = set(candidate.details.get("updates", ())) - {old.pk for old in candidate.supersedes}
         if kept_beside:
             memories_mark_updated(memory_ids=sorted(kept_beside), by=memory)

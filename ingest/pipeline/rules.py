@@ -51,7 +51,7 @@ from ingest.pipeline.names_in_text import (
 from recall_site.config import recall_setting
 
 CI = re.IGNORECASE
-NAME = r"(?P<{}>[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"
+NAME = r"(?P<{}>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"  # "Mrs. Kim"
 ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + ")"
 BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
@@ -73,7 +73,7 @@ ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "st
 
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCES = re.compile(r"(?<=[.!?;])(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)\s+")  # not "Mrs. Kim"
 
 _INFERENCE = re.compile(
     r"\b(?:(?:the user|user|you)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
@@ -82,11 +82,32 @@ _INFERENCE = re.compile(
     r"quite\s+|pretty\s+|a little\s+)*(?!(?:able|going|getting|trying|doing|having|like|right|the|an?)\b)"
     r"(?P<state>[a-z]+)", CI)
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
-_MY_ROLE_IS = re.compile(r"(?i:\bmy )" + ROLE + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
+# A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
+_ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
+_MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i:(?:'s|’s) name is| is(?: called| named)?) "
+                         + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
-_MY_ROLE_NAME = re.compile(r"(?i:\bmy )" + ROLE + r",? " + NAME.format("a"))
+_MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
+                           + NAME.format("a"))
+_THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was) " + NAME.format("a"))
 _THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
+# "I report to Karen": Karen manages the speaker.
+_REPORTS_TO = re.compile(r"(?i:\bi (?:now |still |directly )?(?:report|am reporting|'m reporting) (?:directly )?to )"
+                         + NAME.format("a"))
+# A new partner, named: "I'm seeing someone new, her name is Sofia", "I started dating Sofia", "Sofia and I are
+# dating". "I'm seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
+_DATING = re.compile(
+    r"(?i:\b(?:i'm|i am) (?:now )?(?:seeing|dating) (?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?"
+    r"(?: now)?,? (?P<pronoun>her|his|their) name(?:'s| is) |"
+    r"\b(?:i'm|i am|i've been|i have been|i (?:just )?started|we (?:just )?started) dating )" + NAME.format("a")
+    + r"|" + NAME.format("b") + r"(?i: and i (?:are|have been|started|just started) dating| and i got together)\b")
+# The end of the speaker's partnership: "Emma and I broke up", "I broke up with Emma", "we split up", "I got
+# divorced". Its memory takes back the partner (or spouse) relation.
+_BROKE_UP = re.compile(
+    r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:broke up|split up|separated|divorced|got divorced)"
+    r"(?: with)?|\band i (?:just |finally |recently )?(?:broke up|split up|separated|got divorced)|"
+    r"\b(?:broke|breaking) up with me)\b")
 _PET_NAMES = re.compile(
     r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|"
     r"adopted|rescued?|baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
@@ -105,8 +126,11 @@ _ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-
 _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
                      + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
 _OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
+_NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?(?: and (?:his|her|"
+                          r"their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
-_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working) (?i:at|for) " + NAME.format("org"))
+_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)) "
+                       r"(?i:at|for) " + NAME.format("org"))
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
 # Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
 _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
@@ -134,6 +158,15 @@ _EMPLOYER = re.compile(
     r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
     r"(?:now )?(?:at|with) |"
     r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at )" + NAME.format("org"))
+# A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
+JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
+             r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"
+             r"editor|writer|producer|specialist|coordinator|administrator|supervisor|technician|researcher|"
+             r"principal|intern|chef|founder|ceo|cto|cfo|coo")
+_PROMOTED = re.compile(
+    r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?)"
+    r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"
+    r"(?= (?:now|at|for|in|on|today|yesterday|recently|again|this|last)\b|[.,;!?]|$)", CI)
 _NAME = re.compile(r"(?i:\bmy name is |\bcall me )" + NAME.format("a"))
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", CI)
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
@@ -144,13 +177,25 @@ _NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?aller
                            r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
 _NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )"
                         + NAME.format("what"))
+# A medicine and its dose: "I take 20mg of lisinopril every morning", "I'm on 50 mg sertraline".
+_MEDICATION = re.compile(r"\bi(?:'m| am)? (?:take|taking|on|was prescribed|got prescribed) (?P<dose>\d+(?:\.\d+)? ?"
+                         r"(?:mg|mcg|µg|g|ml|iu|units?)) (?:of )?(?P<drug>[a-z][\w\-]{2,})"
+                         r"(?: (?P<when>(?:every|each) (?:day|morning|evening|night)|daily|twice a day|once a day|"
+                         r"at night|in the morning))?", CI)
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
                         r")\b", CI)
 _PREFERENCE = re.compile(
-    r"\bi(?: really| much| generally| usually| always| strongly| definitely)? (?P<verb>prefer|would rather|'d rather|"
+    r"\bi(?: really| much| generally| usually| always| strongly| definitely)?(?: |(?=['’]d rather))"
+    r"(?P<verb>prefer|would rather|'d rather|’d rather|"
     r"like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like|don't enjoy)\s+(?P<what>[^.!?;]+)", CI)
+# A taste given up: "no more sushi for me", "I quit coffee", "I've stopped eating meat" (a taste of its own, so it
+# supersedes "Loves sushi").
+_GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|i(?:'ve| have)? (?:stopped|quit|gave up|given up)"
+                      r" (?:eating |drinking |having )?(?!(?:my|the|a|an|his|her|their|our|by|at|to|in|for|on|with|"
+                      r"work|working|it|that|this)\b)(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)",
+                      CI)
 _FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
                        r" is (?P<what>[^.!?;]+)", CI)
 _STANDING = re.compile(r"\b(?:please )?(?P<when>always|never) (?P<what>(?:use|reply|answer|write|send|call|book|"
@@ -183,7 +228,7 @@ _VAGUE_OBJECT = re.compile(r"(?:it|them|that|this|these|those|how|what|when|you|
 _NO_OBJECT = re.compile(r"to(?: (?:hear|see|know|say|think|do|be))?", CI)
 _TOO = re.compile(r",?\s+(?:too|as well|also)$", CI)
 PREFERENCE_VERBS = {
-    "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "like": "likes", "love": "loves",
+    "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "’d rather": "prefers", "like": "likes", "love": "loves",
     "enjoy": "enjoys", "hate": "dislikes", "dislike": "dislikes", "can't stand": "dislikes",
     "cannot stand": "dislikes", "don't like": "dislikes", "do not like": "dislikes", "don't enjoy": "dislikes",
 }
@@ -250,7 +295,7 @@ def _inference(sentence: str, match, message: Message) -> Candidate:
 
 def _relations(sentence: str, message: Message) -> list[Candidate]:
     found = []
-    for pattern in (_RELATION_OF, _THEIR_ROLE_NAME):
+    for pattern in (_RELATION_OF, _THEIR_ROLE_IS, _THEIR_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
             predicate = ROLE_WORDS[match.group("role").lower()]
             a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
@@ -258,16 +303,13 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
             break
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
-            role, name = match.group("role").lower(), match.group("a").removesuffix("'s").removesuffix("’s")
-            # "my sister" is the user's role alias only when the user says it.
-            person = Mention(name, role="subject", role_phrase="" if message.speaker else f"my {role}",
-                             names_role=_role_node_name(message, role))
-            me, whose = first_person(message, "object"), f"{message.speaker}'s" if message.speaker else "the user's"
-            relation = _relation(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
-            if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
-                relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
-            found.append(relation)
+            found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
             break
+    if (match := _REPORTS_TO.search(sentence)) and is_name(match.group("a")):
+        found.append(_role_of_mine(match.group("a"), "manager", message))
+    if (match := _DATING.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
+        role = {"her": "girlfriend", "his": "boyfriend"}.get((match.group("pronoun") or "").lower(), "partner")
+        found.append(_role_of_mine(name, role, message))
     if ((match := _LIVES_IN.search(sentence)) and is_name(match.group("a"))
             and not TIME_WORD.match(match.group("place"))):
         person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
@@ -284,12 +326,32 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         found.append(_relation(_about(message, f"{ORG_RELATION_WORDS[predicate]} {name}"),
                                first_person(message, "subject"), predicate, org))
     if match := _WORKS_AT.search(sentence):
-        if is_name(match.group("a")):
+        if is_name(match.group("a")) and is_name(match.group("org")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
-            fact = _fact(f"{person.text} works at {org.text}", "employer", [person, org])
+            job = match.group("job")
+            said = f"is {_article(job)} {job} at" if job else "works at"  # "Meera is a doctor at Mass General"
+            fact = _fact(f"{person.text} {said} {org.text}", "employer", [person, org])
             fact.relation, fact.domain = RelationSpec(person, "works_at", org), "professional"
             found.append(fact)
     return found
+
+
+def _role_of_mine(name: str, role: str, message: Message) -> Candidate:
+    """"Priya is my wife", "my sister Emma", "I report to Karen": the named person holds the role for the
+    message's "I"; a role one person holds at a time is an attribute of the speaker, so a new holder supersedes."""
+    name = name.removesuffix("'s").removesuffix("’s")
+    # "my sister" is the user's role alias only when the user says it.
+    person = Mention(name, role="subject", role_phrase="" if message.speaker else f"my {role}",
+                     names_role=_role_node_name(message, role))
+    me, whose = first_person(message, "object"), f"{message.speaker}'s" if message.speaker else "the user's"
+    relation = _relation(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
+    if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
+        relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
+    return relation
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _pets(sentence: str, message: Message) -> list[Candidate]:
@@ -310,9 +372,16 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
             mine = whose in ("my", "our") or (
                 whose in ("a", "an", "the", "another", "one") and _WE_HAVE.search(before)) or (
                 counted and _WE_HAVE.search(before) and _OWNING.search(before))
+            has = _NAMED_OWNER.search(before) if not mine and whose in ("a", "an", "two", "three") else None
+            named_owner = has.group("owner") if has and is_name(has.group("owner")) else ""
             for name in filter(is_name, names):
                 pet = Mention(name, kind="pet", role="subject")
-                if not mine:
+                if named_owner:  # "Carlos has a dog called Pepper"
+                    relation = _relation(f"{name} is {named_owner}'s {kind.removesuffix('s')}", pet, "pet_of",
+                                         Mention(named_owner, role="object"))
+                    relation.domain = "personal"
+                    found.append(relation)
+                elif not mine:
                     found.append(_fact(f"{name} is a {kind.removesuffix('s')}", "", [pet], domain="personal"))
                 else:
                     owner, whose_name = first_person(message, "object"), message.speaker or "the user"
@@ -377,6 +446,10 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
     if match := _OCCUPATION.search(sentence):
         found.append(_fact(_about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
                            domain="professional"))
+    elif match := _PROMOTED.search(sentence):
+        job = match.group("job").strip()
+        found.append(_fact(_about(message, f"Works as {_article(job)} {job}"), "occupation", [me],
+                           domain="professional"))
     if match := _NAME.search(sentence):
         found.append(_fact(_about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
@@ -389,7 +462,12 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         found.append(_fact(_about(message, said, link), _allergy(what), [me], domain="health",
                            importance=default_importance("health_fact")))
     found += _taken_back(sentence, message)
-    if match := _CONDITION.search(sentence):
+    if match := _MEDICATION.search(sentence):
+        drug, dose = match.group("drug").lower(), match.group("dose").replace(" ", "")
+        when = match.group("when")
+        found.append(_fact(_about(message, f"Takes {dose} of {drug}" + (f" {when.lower()}" if when else "")),
+                           f"medication:{drug}", [me], domain="health", importance=default_importance("health_fact")))
+    elif match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(_fact(_about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
                            importance=default_importance("health_fact")))
@@ -413,6 +491,13 @@ def _taken_back(sentence: str, message: Message) -> list[Candidate]:
         what = match.group("what").strip()
         taken_back.append(_fact(_about(message, f"Not allergic to {what}", " is "), _allergy(what), [me],
                                 domain="health", importance=default_importance("health_fact")))
+    elif match := _BROKE_UP.search(sentence):
+        divorce = re.search(r"divorc|separat", match.group(0), CI)
+        partner = next((m for m in named_mentions(sentence) if m.kind == "person"), None)
+        said = ("Got divorced" if divorce else "Broke up") + (f" with {partner.text}" if partner else "")
+        mentions = [me] + ([Mention(partner.text, role="object")] if partner else [])
+        taken_back.append(_fact(_about(message, said), "role:spouse_of" if divorce else "role:partner_of", mentions,
+                                domain="relationship"))
     elif (match := _NO_LONGER.search(sentence)) and is_name(match.group("what")):
         attribute = "residence" if match.group("verb").lower().startswith("live") else "employer"
         said = f"No longer {'lives in' if attribute == 'residence' else 'works at'} {match.group('what')}"
@@ -438,10 +523,18 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
     if match := _PREFERENCE.search(sentence):
         verb = PREFERENCE_VERBS[match.group("verb").lower()]
         what = _TOO.sub("", _clean_object(match.group("what")))
+        if verb == "prefers":  # "I'd rather use Vue than React" → "Prefers Vue over React"
+            what = re.sub(r"\bthan\b", "over", re.sub(r"^(?:to )?(?:use|using|go with|going with|stick with|have)\s+",
+                                                       "", what, flags=CI), flags=CI)
         if what and not _VAGUE_OBJECT.match(what) and not _NO_OBJECT.fullmatch(what):
             attribute = f"prefers:{_head(what)}" if verb == "prefers" else f"taste:{what.lower()}"[:64]
             found.append(_preference(_about(message, f"{verb.capitalize()} {what}"), attribute, message,
                                      mentions=named_mentions(what)))
+    if match := _GAVE_UP.search(sentence):
+        what = _clean_object(match.group("what") or match.group("what2"))
+        attribute = f"taste:{what.lower()}"[:64]
+        if what and attribute not in {candidate.attribute for candidate in found}:
+            found.append(_preference(_about(message, f"Gave up {what}"), attribute, message))
     if match := _FAVORITE.search(sentence):
         thing = match.group("thing").strip().lower()
         content = _about(message, f"Favourite {thing} is {_clean_object(match.group('what'))}", "'s ")
@@ -528,9 +621,16 @@ def _about(message: Message, content: str, link: str = " ") -> str:
     return f"{message.speaker}{link}{content[:1].lower()}{content[1:]}" if message.speaker else content
 
 
+# Where the thing liked ends and the reason or another clause begins: "aisle seats because of my knee",
+# "raw fish, so no more sushi for me", "Vue than React, I know it better".
+_CLAUSE_TAIL = re.compile(r"(?:,\s*|\s+)(?:so|because|since|cause|cuz)\b.*$|,\s*(?:as|but|which|i|i'm|i've|it|it's|"
+                          r"that's|we|we're)\b.*$", CI)
+
+
 def _clean_object(text: str) -> str:
     text = re.sub(r"\b(please|thanks|thank you|a lot|so much|very much|really|any ?more|these days|now|at all)\b",
                   "", text, flags=CI)
+    text = _CLAUSE_TAIL.sub("", re.sub(r"\s+", " ", text))
     return re.sub(r"\s+", " ", text).strip(" ,.!?;:-")
 
 

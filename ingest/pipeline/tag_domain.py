@@ -36,7 +36,9 @@ KEYWORDS = {
         r"\b(allerg\w*|doctor|dentist|medic\w*|pills?|therap\w*|diagnos\w*|asthma|diabet\w*|migraines?|"
         r"blood|surgery|hospital|sick|ill|flu|covid|pain|injur\w*|physio\w*|prescription|symptoms?|insomnia|"
         r"pregnan\w*|check-?up|inhaler|clinic|headaches?|vaccin\w*|mental health|depress\w*|anxiety|"
-        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*)\b", CI),
+        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*|"
+        # A dose or the body's measures: "I take 20mg of lisinopril every morning", "I'm down to 78 kg now".
+        r"\d+(?:\.\d+)? ?(?:mg|mcg)|doses?|dosage|meds|weigh\w*|kg|lbs|cholesterol)\b", CI),
     "relationship": re.compile(
         rf"\b({alternatives(PARTNERS, CLOSE_FAMILY)}|married|marry|dating|divorc\w*|break ?up|broke up|"
         r"fianc\w*|anniversary|relationship|parents?|"
@@ -59,7 +61,7 @@ KEYWORDS = {
         r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
         r"cooking|food|coffee|tea|dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|vegetarian|vegan|diet|lives? in|"
         r"moved|apartment|flat|house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|"
-        r"games?)\b", CI),
+        r"games?|rent|mortgage|lease|landlord)\b", CI),
 }
 EMOTIONAL = re.compile(
     r"\b(stress\w*|anxious|worried|worry|sad|lonely|upset|depress\w*|overwhelm\w*|burn(ed|t)? ?out|"

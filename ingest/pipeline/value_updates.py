@@ -26,9 +26,12 @@ CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+    r"to|(?:raised|lowered|reduced|increased|decreased|cut|bumped|upped|changed|moved|adjusted)(?: \w+){1,3} to|"
+    r"no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
 _NUMBER = re.compile(r"(?<![\w.])(?P<value>\d+(?:[.,]\d+)?)\s*(?P<measure>%|percent\b|(?:[a-z][a-z\-]*)"
                      r"(?: (?!(?:and|or|but|in|on|at|to|for|of|per|a|an|the|now|with)\b)[a-z][a-z\-]*)?)", CI)
+# An amount of money ("$2,100", "€1.5k", "£20,000"): a measure of its own, whatever words follow.
+_MONEY = re.compile(r"[$€£]\s?(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>\s?[km]\b)?", CI)
 _CLAUSE = re.compile(r"\.(?!\d)|(?<!\d)\.|[;!?]|,\s+(?:and|but|so)\b")  # not the point of "1.5"
 _WORD = re.compile(r"[a-z][a-z\-]{2,}")
 _NOT_TOPIC = frozenset("""
@@ -50,7 +53,8 @@ _UNITS = {
         (("ms", "millisecond", "msec"), 0.001), (("sec", "second"), 1.0), (("min", "minute"), 60.0),
         (("hour", "hr"), 3600.0)) for unit in units},
 }
-_QUANTITIES = frozenset({"size", "duration"})
+MONEY = "money"
+_QUANTITIES = frozenset({"size", "duration", MONEY})
 # Words that are a measure by themselves: the word after them is not part of it.
 _MEASURE_WORDS = frozenset("""
 minute second hour ms user customer request line test table row page word item unit subscriber member signup
@@ -75,6 +79,7 @@ class Measure:
     measure: str  # the word after the number, singular ("user"), a unit's quantity ("duration"), a dated thing
     topic: frozenset  # the clause's other content words
     updated: bool = False  # its clause says it is a new value ("now takes", "up to")
+    glued: bool = False  # written onto its number ("20mg"): full text holds "20mg", not "mg"
 
 
 def measures(text: str) -> list[Measure]:
@@ -89,7 +94,11 @@ def measures(text: str) -> list[Measure]:
         for match in _DATE.finditer(clause) if dated else ():
             thing = dated.group(1).lower()
             found.append(Measure(_date_value(match), thing, frozenset(words - set(thing.split())), updated))
-        for match in _NUMBER.finditer(_DATE.sub(" ", clause)):
+        for match in _MONEY.finditer(clause):
+            scale = {"k": 1e3, "m": 1e6}.get((match.group("k") or "").strip().lower(), 1.0)
+            found.append(Measure(float(match.group("value").replace(",", "")) * scale, MONEY, frozenset(
+                _singular(w) for w in words), updated))
+        for match in _NUMBER.finditer(_DATE.sub(" ", _MONEY.sub(" ", clause))):
             measure_words = match.group("measure").lower().split()
             if len(measure_words) > 1 and (measure_words[1] in _NOT_TOPIC or not _WORD.fullmatch(measure_words[1])
                                            or _singular(measure_words[0]) in _MEASURE_WORDS):
@@ -100,7 +109,8 @@ def measures(text: str) -> list[Measure]:
             value = float(match.group("value").replace(",", "."))
             topic = frozenset(_singular(w) for w in (words - set(measure_words)) | set(measure_words[:-1]))
             quantity, factor = _UNITS.get(head, (head, 1.0))
-            found.append(Measure(value * factor, quantity, topic, updated))
+            glued = not match.group(0)[len(match.group("value")):][:1].isspace()
+            found.append(Measure(value * factor, quantity, topic, updated, glued))
     return found
 
 
@@ -118,18 +128,21 @@ def _singular(word: str) -> str:
 
 
 def same_measure(new: Measure, old: Measure) -> bool:
-    """The same measure of the same thing, with another value."""
-    return new.measure == old.measure and new.value != old.value and bool(new.topic & old.topic)
+    """The same measure of the same thing, with another value; a new value said with nothing but its measure
+    ("I'm down to 78 kg now") is of the thing last measured so (earlier_values keeps only that one)."""
+    return new.measure == old.measure and new.value != old.value and (
+        bool(new.topic & old.topic) or (new.updated and not new.topic))
 
 
 def _lookup_query(given: list[Measure]) -> str:
     """to_tsquery text: one of the measures and one of their topic words (ranked by how many they share). A
     measure word alone ("request", "minute") is in most memories of a long technical chat, and the earlier
     value fell out of the newest LOOKUP_LIMIT of them."""
-    names = {m.measure for m in given if _LEXEME.fullmatch(m.measure) and m.measure not in _QUANTITIES}
+    names = {m.measure for m in given
+             if _LEXEME.fullmatch(m.measure) and m.measure not in _QUANTITIES and not m.glued}
     measures_ = " | ".join(sorted(names))
     topics = " | ".join(sorted({w for m in given for w in m.topic if _LEXEME.fullmatch(w)} - names))
-    if not measures_:  # a size or a duration is written in many units: found by its topic alone
+    if not measures_:  # a size or a duration is written in many units, "20mg" is one word: found by topic alone
         return topics
     return f"({measures_}) & ({topics})" if topics else measures_
 
@@ -155,4 +168,6 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
         pairs = [new for new in given for old in measures(memory.content) if same_measure(new, old)]
         if pairs:
             (updated if any(new.updated for new in pairs) else maybe).append(memory)
+    if not any(m.topic for m in given):
+        updated = sorted(updated, key=lambda m: m.created_at, reverse=True)[:1]
     return updated, maybe

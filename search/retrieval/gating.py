@@ -29,7 +29,8 @@ EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")
 # Word stems that settle the domain on their own. The first domain with the most hits wins.
 KEYWORDS = {
     "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
-              r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b",
+              r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b|"
+              r"dose|dosage|meds\b|weigh|kg\b|lbs\b|cholesterol",
     # The family words the write-time tagger files under relationship (ingest/pipeline/tag_domain.py), whole
     # words ("son", not "song"): "when is my daughter's birthday" must read where "my daughter Lily…" went.
     "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"

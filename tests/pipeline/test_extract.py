@@ -224,3 +224,14 @@ def test_a_childs_coach_or_teacher_is_worth_keeping():
 
 def test_reschedules_carry_a_pattern_key():
     assert only("moved my Monday 9am meeting").details["pattern_key"] == "avoid:monday:morning"
+
+
+def test_a_preference_is_the_thing_preferred_without_its_reason():
+    """"I'd rather" is a preference; a reason or another clause after the thing is not part of it (the whole
+    message is kept beside it)."""
+    for text, preference in (("I'd rather use Vue than React, I know it better.", "Prefers Vue over React"),
+                             ("Actually I prefer aisle seats now because of my knee.", "Prefers aisle seats")):
+        found = candidates_for(message(text))
+        assert [c.content for c in found if c.type == "preference"] == [preference]
+        assert [c.content for c in found if c.type == "event"] == [text.removeprefix("Actually ")]
+    assert relevance_score("Carlos has a dog called Pepper.")[0] >= recall_setting("memory.relevance_threshold")

@@ -188,3 +188,23 @@ def test_someone_wagging_a_tail_is_a_pet_unless_an_animal_is_named_beside(db):
 def test_the_apps_and_sites_everyone_uses_are_things(db):
     ingest("Gina: Instagram and TikTok can help you reach a younger crowd. I make gaming content for YouTube.")
     assert {("Instagram", "thing"), ("TikTok", "thing"), ("YouTube", "thing")} <= entities()
+
+
+def test_work_neighbours_coaches_and_other_peoples_pets_make_edges(db):
+    """Forms of ordinary talk that made no edge: a manager one reports to, someone else's job and pet, a
+    neighbour and a coach with a title."""
+    ingest("I report to Karen, she's the VP of engineering.", "Raj's wife Meera is a doctor at Mass General.",
+           "Carlos has a dog called Pepper.", "My neighbor Mrs. Kim waters my plants when I travel.",
+           "Jake's coach is Mr. Brown.", "Our biggest client is Acme Corp and their contact is Linda Park.")
+    assert edges() >= {("Karen", "manager_of", "me"), ("Meera", "spouse_of", "Raj"),
+                       ("Meera", "works_at", "Mass General"), ("Pepper", "pet_of", "Carlos"),
+                       ("Mrs. Kim", "neighbour_of", "me"), ("Mr. Brown", "coach_of", "Jake")}
+    assert {("Linda Park", "person"), ("Pepper", "pet"), ("Mass General", "org")} <= entities()
+    assert not {name for name, _ in entities()} & {"VP", "Park"}  # a title is nobody
+    assert Memory.objects.get(content="Meera is a doctor at Mass General").domain == "professional"
+
+
+def test_a_role_said_before_a_name_makes_it_a_person_whatever_the_gazetteer_says(db):
+    ingest("My new girlfriend Sofia is great.")
+    assert ("Sofia", "person") in entities()  # Sofia is also Bulgaria's capital
+    assert edges() == {("Sofia", "partner_of", "me")}

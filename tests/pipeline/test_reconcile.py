@@ -112,3 +112,37 @@ def test_reconcile_never_reaches_another_users_memories(run):
     trace = run("I live in Berlin", user_id="alice")
     assert trace.entries[0].outcome == "stored"
     assert active("bob").get().occurrences == 1
+
+
+def test_a_break_up_and_a_new_partner_end_the_old_partner_edge(run):
+    run("My girlfriend Emma loves hiking.")
+    assert partner_edges() == {("Emma", "active")}
+    run("Emma and I broke up last month.", session_id="s2", at=MONDAY + timedelta(days=40))
+    assert not active(content="Emma is the user's girlfriend").exists()
+    assert partner_edges() == {("Emma", "superseded")}
+    run("I'm seeing someone new, her name is Sofia.", session_id="s3", at=MONDAY + timedelta(days=50))
+    assert list(active(type="relation").values_list("content", flat=True)) == ["Sofia is the user's girlfriend"]
+    assert partner_edges() == {("Emma", "superseded"), ("Sofia", "active")}
+    run("Tom and Jane broke up.", session_id="s4", at=MONDAY + timedelta(days=51))  # not the user's
+    assert partner_edges() == {("Emma", "superseded"), ("Sofia", "active")}
+
+
+def partner_edges():
+    return {(r.subject.canonical_name, r.status)
+            for r in Relation.objects.filter(user_id="alice", predicate="partner_of").select_related("subject")}
+
+
+def test_a_new_manager_ends_the_old_manager_edge(run):
+    run("Sarah is my manager")
+    run("I report to Karen now.", session_id="s2", at=MONDAY + timedelta(days=5))
+    edges = {(r.subject.canonical_name, r.status) for r in Relation.objects.filter(predicate="manager_of")}
+    assert edges == {("Sarah", "superseded"), ("Karen", "active")}
+
+
+def test_a_promotion_and_a_taste_given_up_supersede_what_was_said_before(run):
+    run("I got promoted to senior engineer today!", "I love sushi.")
+    run("I'm a staff engineer now, got promoted again.", "I can't stand raw fish anymore, so no more sushi for me.",
+        session_id="s2", at=MONDAY + timedelta(days=60))
+    assert list(active(attribute="occupation").values_list("content", flat=True)) == ["Works as a staff engineer"]
+    assert Memory.objects.get(content="Loves sushi").status == "superseded"
+    assert active(content="Gave up sushi").exists() and active(content="Dislikes raw fish").exists()

@@ -62,3 +62,12 @@ def test_a_model_failure_still_stores_the_memory(run, monkeypatch):
     trace = run("I'm learning Spanish", "lunch with Sarah Thursday")
     rows = dict(Memory.objects.filter(pk__in=trace.memory_ids).values_list("content", "domain"))
     assert rows == {"I'm learning Spanish": "personal", "Lunch with Sarah Thursday": "scheduling"}
+
+
+def test_a_dose_and_the_bodys_measures_are_health_and_rent_is_personal():
+    """"I take 20mg of lisinopril every morning" was filed scheduling ("morning"), which a health question never
+    reads; a health question about weight or a dose reads health."""
+    assert classify_domains(["I take 20mg of lisinopril every morning.", "I'm down to 78 kg now!",
+                             "Our rent went up to $2,300."]) == ["health", "health", "personal"]
+    assert query_gate("how much do I weigh").domains == ["health"]
+    assert query_gate("what dose of lisinopril do I take").domains == ["health"]

@@ -117,3 +117,18 @@ def test_links_made_before_updated_by_existed_get_it_from_the_migration(db):
         cursor.execute(import_module("memories.migrations.0015_backfill_updated_by").BACKFILL_UPDATED_BY)
     assert Memory.objects.get(pk=old.pk).details["updated_by"] == [new.pk]
     assert "updated_by" not in Memory.objects.get(pk=untouched.pk).details
+
+
+def test_money_a_dose_and_a_weight_said_to_have_changed_supersede_the_earlier_value(db):
+    """"$2,100" is 2100 dollars, not 2.1 of something; "20mg" is one word in the full text; "I'm down to 78 kg
+    now" names no topic, so it updates the last weight given."""
+    ingest("My rent is $2,100 a month.", "I take 20mg of lisinopril every morning.", "I weigh 82 kg.")
+    later = MONDAY + timedelta(days=30)
+    ingest("Our rent went up to $2,300.", "Dr. Patel raised my lisinopril to 40mg.", "I'm down to 78 kg now!",
+           at=later, session_id="s2")
+    superseded = set(Memory.objects.filter(status=Status.SUPERSEDED).values_list("content", flat=True))
+    assert superseded == {"My rent is $2,100 a month.", "Takes 20mg of lisinopril every morning",
+                          "I weigh 82 kg."}
+    hits = search_memories(user_id="alice", query="how much is my rent").hits
+    assert hits[0].memory.content == "Our rent went up to $2,300."
+    assert [m.value for m in measures("Our budget is $20k, up from €1,500.50")] == [20000.0, 1500.5]
