@@ -42,6 +42,10 @@ KEYWORDS = {
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
 }
 _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}
+# What to eat is a health matter as well: an allergy, a diet or a condition told months ago must reach "suggest a
+# dinner recipe" (ours; a work question stays narrow).
+FOOD = re.compile(r"\b(?:recipes?|cook\w*|dinner|lunch|breakfast|brunch|meals?|snacks?|food|eat|eating|restaurants?|"
+                  r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in)\b", re.IGNORECASE)
 ESCAPE_HATCH = re.compile(
     r"\binclud(?:e|ing)\s+(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:personal|private|everything|all|health|"
     r"relationship)\b|\b(?:all|every|across)\s+(?:my\s+)?domains?\b|\bpersonal (?:stuff|things) too\b|"
@@ -93,7 +97,8 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
                include_all_domains: bool = False, names_people: bool = False) -> Gate:
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
     about them ("when is Lily's birthday") also reads the relationship domain, where what the user said of
-    their family and partner is filed (a work question stays narrow, as the seed asks)."""
+    their family and partner is filed (a work question stays narrow, as the seed asks). A question about food
+    that is not about work also reads health (`FOOD`)."""
     domain, method = classify_query(query, query_vector)
     all_domains = include_all_domains or wants_all_domains(query)
     if domains:
@@ -104,6 +109,8 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
         if names_people and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
+        if domain != Domain.PROFESSIONAL and FOOD.search(query):
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]
         elif domain == Domain.HEALTH and method == "centroid":
             # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"): the guess
             # also reads the personal domain, which holds no health matter, rather than health alone.

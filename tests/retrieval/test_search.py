@@ -79,6 +79,16 @@ def test_a_health_guess_by_the_centroids_alone_also_reads_personal(alice_api, re
     assert rex.content in contents(guessed)
 
 
+def test_a_question_about_food_reads_the_allergy_and_a_work_question_does_not(alice_api, remember):
+    """What to cook is a health matter too: an allergy told months ago reaches a recipe question."""
+    allergy = remember("Allergic to shellfish", domain="health", sensitive=True, importance=0.9)
+    dinner = search(alice_api, "can you suggest a dinner recipe with shrimp for tonight?")
+    assert dinner["domain"] != "health" and "health" in dinner["domains"]
+    assert allergy.content in contents(dinner)
+    work = search(alice_api, "book the client lunch for the proposal review")
+    assert "health" not in work["domains"] and allergy.content not in contents(work)
+
+
 def test_including_personal_stuff_opens_every_domain(alice_api, seed_world):
     result = search(alice_api, "remind me everything about the Berlin trip including personal stuff")
     assert set(result["domains"]) == {"professional", "personal", "health", "relationship", "scheduling"}
