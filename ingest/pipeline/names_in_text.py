@@ -160,7 +160,7 @@ _STARTS_AFTER = re.compile(r"(?:^|[.!?…:;\n\"“(*•~]|^\s*-|\s-)[\s\"“'‘
 _PERSON_AFTER = re.compile(
     r"^(?:,? (?:and|&) (?:I|me)\b|, (?:my|our|his|her|their) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
     r" (?:really |just |also |finally |never |always )?(?:said|says|told|tells|asked|thinks|thought|texted|"
-    r"called|wants|wanted|loves)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
+    r"called|wants|wanted|loves|turned|turns)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
     + r")\b|"
     r"(?: is| was|'s| seems| seemed| feels| felt| got| just got) (?:so |really |very |a bit |getting )?(?:worried|"
     r"happy|sad|excited|stressed|upset|angry|sick|ill|pregnant|married|engaged|nervous|scared|proud|tired|lonely|"
@@ -190,7 +190,8 @@ _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|
                          re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
-    r"\b(on|via|use[sd]?|using|play(?:s|ed|ing)?|download(?:s|ed|ing)?|install(?:s|ed|ing)?|"
+    r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? to|play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
+    r"install(?:s|ed|ing)?|"
     r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to)\s+(?:the |an? )?$",
     re.IGNORECASE)
 _THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
@@ -205,7 +206,7 @@ _PERSON_STATEMENT = re.compile(
     r"\b(?P<name>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)(?: (?:really|just|also|finally|still|always|never|even|recently))? "
     r"(?:thinks|thought|says|said|tells|told|asked|mentioned|wants|wanted|plans|planned|feels|felt|believes|"
     r"believed|loves|loved|hates|hated|likes|liked|prefers|went|got|gets|started|decided|bought|finished|won|lost|"
-    r"joined|left|quit|moved|visited|met|called|invited|has|had|owns|adopted|"
+    r"joined|left|quit|moved|visited|met|called|invited|has|had|owns|adopted|turned|turns|"
     r"(?:is|was|has been) (?:planning|going|moving|getting|"
     r"starting|thinking|feeling|trying|working|visiting|looking|learning|studying|struggling))\b")
 # A transcript line "Caroline: I went…": a name of one to three words (after an optional title), a colon.

@@ -92,7 +92,8 @@ SUBSTANCE = re.compile(
     r"members?\b|signups?\b|sales\b|orders?\b|euros?\b|dollars?\b|k\b)|[$€£]\s?\d|```|"
     r"\b(?:the|our|my|a|an) (?:[\w\-]+ )?(?:build|deploy\w*|release|sprint|repo|api|database|server|backend|frontend|app|codebase|"
     r"pipeline|prototype|mvp|launch|roadmap|budget|schema|dashboard|project|thesis|manuscript)\b|"
-    r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b", CI)
+    r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"
+    r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b", CI)
 SUBSTANCE_WEIGHT = 0.3
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
 

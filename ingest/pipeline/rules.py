@@ -53,7 +53,7 @@ from recall_site.config import recall_setting
 CI = re.IGNORECASE
 NAME = r"(?P<{}>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"  # "Mrs. Kim"
 ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + ")"
-BIOGRAPHICAL = {"residence", "employer", "name", "birthday", "occupation", "hometown"}
+BIOGRAPHICAL = {"residence", "employer", "name", "called", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
 EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
 # A message with this many words that no typed candidate holds (a clause or more) is kept whole as well, and
@@ -89,7 +89,12 @@ _MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i:(?:'
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
                            + NAME.format("a"))
-_THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was) " + NAME.format("a"))
+_THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
+                            + NAME.format("a"))
+# Someone's children named: "My brother Mike has two kids, Ella and Sam", "Jen has a son named Leo".
+_THEIR_CHILDREN = re.compile(NAME.format("b") + r"(?i: (?:has|had|have) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
+                             r"(?:kids?|children|child|sons?|daughters?|boys?|girls?)(?:,| named| called|:)) "
+                             + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
 PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
 # "I report to Karen": Karen manages the speaker.
@@ -167,8 +172,12 @@ _PROMOTED = re.compile(
     r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?)"
     r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"
     r"(?= (?:now|at|for|in|on|today|yesterday|recently|again|this|last)\b|[.,;!?]|$)", CI)
-_NAME = re.compile(r"(?i:\bmy name is |\bcall me )" + NAME.format("a"))
-_BIRTHDAY = re.compile(r"\bmy birthday is (?:on )?(?P<date>[\w ]+)", CI)
+_NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
+_CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call me) )" + NAME.format("a"))
+_BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
+# The speaker's age: "I'm 34 years old", "I just turned 35".
+_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
+                  r"(?P<turned>\d{1,3})\b", CI)
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
                    r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
@@ -198,8 +207,8 @@ _GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|i(?:'
                       CI)
 _FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
                        r" is (?P<what>[^.!?;]+)", CI)
-_STANDING = re.compile(r"\b(?:please )?(?P<when>always|never) (?P<what>(?:use|reply|answer|write|send|call|book|"
-                       r"schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", CI)
+_STANDING = re.compile(r"\b(?:please )?(?P<when>always|never|don't|do not) (?P<what>(?:use|reply|answer|write|send|"
+                       r"call|book|schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", CI)
 _EVENT_WORDS = re.compile(
     r"\b(lunch|dinner|breakfast|brunch|coffee|meeting|call|appointment|interview|flight|trip|party|wedding|"
     r"conference|visit(?:ing)?|check-?up|drinks|concert|review|standup|1:1|one-on-one|deadline|demo|"
@@ -301,6 +310,11 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
             a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
             found.append(_relation(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
             break
+    if (match := _THEIR_CHILDREN.search(sentence)) and is_name(parent := match.group("b")):
+        for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
+            if is_name(name):
+                found.append(_relation(f"{name} is {parent}'s child", Mention(name, role="subject"), "child_of",
+                                       Mention(parent, role="object")))
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
@@ -452,6 +466,12 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
                            domain="professional"))
     if match := _NAME.search(sentence):
         found.append(_fact(_about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
+    if match := _CALL_ME.search(sentence):  # "My name is David but call me Dave": both
+        found.append(_fact(_about(message, f"Wants to be called {match.group('a')}"), "called", [me],
+                           domain="personal"))
+    if match := _AGE.search(sentence):
+        found.append(_fact(_about(message, f"Is {match.group('age') or match.group('turned')} years old"), "age",
+                           [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
         found.append(_fact(_about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
                            domain="personal"))
@@ -540,7 +560,8 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
         content = _about(message, f"Favourite {thing} is {_clean_object(match.group('what'))}", "'s ")
         found.append(_preference(content, f"favourite:{thing}", message))
     if not message.speaker and (match := _STANDING.search(sentence)):  # said to the assistant, not in a chat
-        found.append(_preference(_about(message, f"Wants the assistant to {match.group('when').lower()} "
+        when = "always" if match.group("when").lower() == "always" else "never"
+        found.append(_preference(_about(message, f"Wants the assistant to {when} "
                                                  f"{_clean_object(match.group('what'))}"), "", message))
     return found
 

@@ -235,3 +235,16 @@ def test_a_preference_is_the_thing_preferred_without_its_reason():
         assert [c.content for c in found if c.type == "preference"] == [preference]
         assert [c.content for c in found if c.type == "event"] == [text.removeprefix("Actually ")]
     assert relevance_score("Carlos has a dog called Pepper.")[0] >= recall_setting("memory.relevance_threshold")
+
+
+def test_what_to_call_the_user_their_age_and_what_not_to_remind_them_of():
+    said = {c.attribute or c.type: c.content
+            for text in ("My name is David but call me Dave.", "I'm 34 years old.",
+                         "Please don't remind me about the gym anymore.", "Sorry, my birthday is actually May 14.")
+            for c in candidates_for(message(text)) if c.type != "event"}
+    assert said == {"name": "Name is David", "called": "Wants to be called Dave", "age": "Is 34 years old",
+                    "preference": "Wants the assistant to never remind me about the gym",
+                    "birthday": "Birthday is May 14"}
+    decided = candidates_for(message("Let's try Polars then."))
+    assert [(m.text, m.kind) for m in decided[0].mentions] == [("Polars", "thing")]
+    assert relevance_score("Let's try Polars then.")[0] >= recall_setting("memory.relevance_threshold")

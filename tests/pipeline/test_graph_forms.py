@@ -208,3 +208,11 @@ def test_a_role_said_before_a_name_makes_it_a_person_whatever_the_gazetteer_says
     ingest("My new girlfriend Sofia is great.")
     assert ("Sofia", "person") in entities()  # Sofia is also Bulgaria's capital
     assert edges() == {("Sofia", "partner_of", "me")}
+
+
+def test_someone_elses_children_and_spouse_named_in_passing_make_edges(db):
+    ingest("My brother Mike has two kids, Ella and Sam.", "Mike's wife is called Jen.", "Ella just turned 5.")
+    assert edges() >= {("Mike", "sibling_of", "me"), ("Ella", "child_of", "Mike"), ("Sam", "child_of", "Mike"),
+                       ("Jen", "spouse_of", "Mike")}
+    ella = Entity.objects.get(user_id="alice", canonical_name="Ella")
+    assert ella.memories.filter(content="Ella just turned 5.").exists()  # kept, and about her

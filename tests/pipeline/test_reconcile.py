@@ -146,3 +146,9 @@ def test_a_promotion_and_a_taste_given_up_supersede_what_was_said_before(run):
     assert list(active(attribute="occupation").values_list("content", flat=True)) == ["Works as a staff engineer"]
     assert Memory.objects.get(content="Loves sushi").status == "superseded"
     assert active(content="Gave up sushi").exists() and active(content="Dislikes raw fish").exists()
+
+
+def test_a_new_age_supersedes_the_old_one(run):
+    run("I'm 34 years old.")
+    run("I just turned 35!", session_id="s2", at=MONDAY + timedelta(days=100))
+    assert list(active(attribute="age").values_list("content", flat=True)) == ["Is 35 years old"]
