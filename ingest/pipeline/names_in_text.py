@@ -82,6 +82,7 @@ NOT_NAMES = NOT_NAME_WORDS | {
     "meeting", "call", "moved", "rescheduled", "going", "got", "need", "want", "not", "maybe", "today", "tonight",
     "tomorrow", "yesterday", "next", "last", "on", "at", "in", "with", "for", "to", "from", "after", "before",
     "finally", "by", "note", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
     "november", "december", "christmas", "easter", "thanksgiving", "halloween", "am", "pm", "english", "german",
     "french", "spanish", "user", "mom", "dad", "mum", "still", "booked", "started", "joined", "quit", "spent",
@@ -160,12 +161,15 @@ _STARTS_AFTER = re.compile(r"(?:^|[.!?…:;\n\"“(*•~]|^\s*-|\s-)[\s\"“'‘
 _PERSON_AFTER = re.compile(
     r"^(?:,? (?:and|&) (?:I|me)\b|, (?:my|our|his|her|their) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
     r" (?:really |just |also |finally |never |always )?(?:said|says|told|tells|asked|thinks|thought|texted|"
-    r"called|wants|wanted|loves|turned|turns)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
+    r"called|wants|wanted|loves|turned|turns|prefers|hates|likes|works|lives)\b|"
+    r"(?: is| was)(?: severely| very| also)? (?:allergic|vegetarian|vegan|pregnant)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
     + r")\b|"
     r"(?: is| was|'s| seems| seemed| feels| felt| got| just got) (?:so |really |very |a bit |getting )?(?:worried|"
     r"happy|sad|excited|stressed|upset|angry|sick|ill|pregnant|married|engaged|nervous|scared|proud|tired|lonely|"
     r"moving|visiting|coming|staying|leaving|retiring|graduating|planning|thinking|hoping|starting)\b)",
     re.IGNORECASE)
+# What only a person has, after a possessive first word: "Priya's birthday", "Mark's mom".
+_POSSESSED = re.compile(r"^ (?:birthday|" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b", re.IGNORECASE)
 # A title in quotes: one to eight words, most of them capitalised ("Becoming Nicole", "A Dance with Dragons").
 _QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”]|"
                      r"(?<![\w'’])['‘](?P<single>[A-Z][^'‘’.!?]{0,60}?)[.!?,]?['’](?![\w'’])")
@@ -188,6 +192,7 @@ _PLACE_BEFORE = re.compile(r"\b(in|from|near|visit(?:ing|ed)?|(?:go|goes|going|w
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
                          re.IGNORECASE)
+_EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
     r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? to|play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
@@ -255,7 +260,7 @@ def has_evidence(word: str, after: str) -> bool:
         return True
     if bare.lower().endswith(("ing", "ly")):  # "Thankfully, my son…", "Marrying my partner…"
         return False
-    return bool(_PERSON_AFTER.match(after))
+    return bool(_PERSON_AFTER.match(after) or (bare != word and _POSSESSED.match(after)))
 
 
 def _is_word_of_a_name(word: str) -> bool:
@@ -360,8 +365,8 @@ def name_kind(name: str, before: str, after: str) -> str:
     """person, pet, org, place or thing, from the name as written ("Sarah's", "Acme Inc", "NASA"), the
     gazetteer, then the words around it."""
     first, last = name.split(" ")[0].lower(), name.split(" ")[-1].lower()
-    if name.lower().removesuffix("'s").removesuffix("’s") in PLATFORM_NAMES:
-        return "thing"
+    if name.lower().removesuffix("'s").removesuffix("’s") in PLATFORM_NAMES and not _EMPLOYER_BEFORE.search(before):
+        return "thing"  # "content for YouTube"; "works at Google" is the company
     person_before = bool(_PERSON_BEFORE.search(before))
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
         if last in words and not (person_before and kind == "place"):

@@ -141,6 +141,11 @@ _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as
 _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
                        + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
                        r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
+# Where someone known by a role lives or works: "my sister lives in Toronto", "my wife works at Google".
+_ROLE_HOME_OR_WORK = re.compile(
+    r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i: (?:just |recently |now |still |finally )?(?P<verb>lives in|"
+    r"is living in|is based in|moved to|relocated to|works at|works for|is working at|got a job at|started at) )"
+    + NAME.format("place"))
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
@@ -329,6 +334,17 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
         fact = _fact(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
         fact.relation = RelationSpec(person, "lives_in", place)
+        found.append(fact)
+    if (match := _ROLE_HOME_OR_WORK.search(sentence)) and is_name(match.group("place")) and not TIME_WORD.match(
+            match.group("place")):
+        role, works = match.group("role").lower(), "work" in match.group("verb").lower() or "job" in match.group(
+            "verb").lower() or "started" in match.group("verb").lower()
+        person = _role_mention(message, role, "subject")
+        where = Mention(match.group("place"), "org" if works else "place", "object")
+        said = "works at" if works else "lives in"
+        fact = _fact(f"{_whose(message).capitalize()} {role} {said} {where.text}", "employer" if works else "residence",
+                     [person, where], domain="professional" if works else "personal")
+        fact.relation = RelationSpec(person, "works_at" if works else "lives_in", where)
         found.append(fact)
     if _OUR_FRIENDSHIP.search(sentence) and (friend := _addressee(message)):
         me = first_person(message, "subject")
@@ -616,11 +632,7 @@ def _mentions(text: str, message: Message) -> list[Mention]:
     speaker's "my boss" is not the user's). Each may become an unnamed node of its own (resolve_refs)."""
     found = named_mentions(text)
     for mention in role_mentions(text):
-        role = mention.text.removeprefix("my ")
-        found.append(Mention(_role_node_name(message, role), owner=first_person(message, "object"),
-                             role_predicate=ROLE_WORDS.get(role, ""), node_at_once=role in NODE_AT_ONCE_ROLES,
-                             role_forms=tuple(sorted(_role_node_name(message, word)
-                                                     for word in same_role_words(role)))))
+        found.append(_role_mention(message, mention.text.removeprefix("my ")))
     named = {word for _, word in named_org_roles(text)}  # "The Wolves are my team": the team has a name
     for org in org_role_mentions(text):
         if org.word in named:
@@ -630,6 +642,17 @@ def _mentions(text: str, message: Message) -> list[Mention]:
                              role_predicate=ORG_ROLE_WORDS[org.word], owner_is_subject=True,
                              node_at_once=org.at_once, node_aliases=(bare,) if bare != name else ()))
     return found
+
+
+def _role_mention(message: Message, role: str, as_role: str = "mention") -> Mention:
+    """Someone known only by a role of the message's "I" ("my sister"): an unnamed node of its own."""
+    return Mention(_role_node_name(message, role), role=as_role, owner=first_person(message, "object"),
+                   role_predicate=ROLE_WORDS.get(role, ""), node_at_once=role in NODE_AT_ONCE_ROLES,
+                   role_forms=tuple(sorted(_role_node_name(message, word) for word in same_role_words(role))))
+
+
+def _whose(message: Message) -> str:
+    return f"{message.speaker}'s" if message.speaker else "the user's"
 
 
 def _role_node_name(message: Message, role: str) -> str:

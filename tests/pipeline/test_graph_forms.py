@@ -216,3 +216,14 @@ def test_someone_elses_children_and_spouse_named_in_passing_make_edges(db):
                        ("Jen", "spouse_of", "Mike")}
     ella = Entity.objects.get(user_id="alice", canonical_name="Ella")
     assert ella.memories.filter(content="Ella just turned 5.").exists()  # kept, and about her
+
+
+def test_where_someone_known_by_a_role_lives_and_works_and_names_first_in_a_sentence(db):
+    """"My sister lives in Toronto" is an edge from the sister's node; "at Google" is the company, not the app;
+    a first word followed by what only a person does or has ("Sarah is allergic", "Priya's birthday") is someone."""
+    ingest("My sister lives in Toronto.", "My wife works at Google.", "Sarah is allergic to nuts.",
+           "Priya's birthday is June 5.", "Dana works from home on Fridays.")
+    assert edges() >= {("My sister", "lives_in", "Toronto"), ("My wife", "works_at", "Google")}
+    assert {("Google", "org"), ("Sarah", "person"), ("Priya", "person"), ("Dana", "person")} <= entities()
+    assert "Fridays" not in {name for name, _ in entities()}
+    assert Memory.objects.filter(content="The user's sister lives in Toronto", attribute="residence").exists()
