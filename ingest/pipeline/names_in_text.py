@@ -267,6 +267,8 @@ def _is_word_of_a_name(word: str) -> bool:
     low = word.strip("'’").lower().removesuffix("'s").removesuffix("’s")
     if low in NOT_NAMES or low in NOT_ENTITY_WORDS or re.split(r"['’]", low)[0] in NOT_NAMES:  # "How're"
         return False
+    if re.fullmatch(r"[A-Z]{2,}s", word):  # an acronym in the plural ("DIYs", "NPCs") is a kind of thing
+        return False
     # A common word in capitals is shouted ("SO good", "INTENSE"), an acronym is not ("NASA", "UK").
     return not (word.isupper() and len(word) > 1 and zipf_frequency(low, "en") >= SHOUTED_ZIPF
                 and low not in place_names())
@@ -485,10 +487,31 @@ def role_mentions(text: str) -> list[Mention]:
             and not ((m.group("role") or "").lower() in _RANKS and not _RANK_ALONE.match(text[m.end():]))]
 
 
+# Pets one keeps, said without a name ("my dog", "my turtles"): a node of their own, like "my mom". Not the words
+# that are often something else after "my" ("my fish tacos", "my lab", "my bird's-eye view").
+PET_ROLE_WORDS = frozenset(word for word in PET_WORDS if word not in {
+    "fish", "bird", "lab", "shepherd", "retriever", "tabby", "pug", "doggo"})
+_PET_ROLE = re.compile(
+    r"\b(?:my|our) (?:(?:little|old|new|sweet|two|three|furry) )*(?P<pet>"
+    + "|".join(sorted(map(re.escape, PET_ROLE_WORDS), key=len, reverse=True)) + r")\b"
+    r"(?!['’]?s? (?:\w+ing|food|walker|bed|toys?|sitter|park|hair|breed|years?|treats?|collar|leash|house|bowl|"
+    r"photo|picture|video|shirt|mug|costume|tattoo)\b)(?:,? (?P<next>(?-i:[A-Z])[\w'’\-]*))?", re.IGNORECASE)
+_NAMED_BEFORE = re.compile(r"(?-i:[A-Z])[\w'’\-]*,? (?:is |was |who's |—|- )?$")  # "Oscar, my guinea pig"
+
+
+def pet_role_mentions(text: str) -> list[str]:
+    """The pet words of one's own pets said without a name ("took my dog to the vet" → "dog"; not "my dog Rex")."""
+    return list(dict.fromkeys(m.group("pet").lower() for m in _PET_ROLE.finditer(text)
+                              if not (m.group("next") and is_name(m.group("next")))
+                              and not ((before := _NAMED_BEFORE.search(text[:m.start()]))
+                                       and is_name(before.group(0).split(",")[0].split(" ")[0]))))
+
+
 def person_statement(text: str) -> str:
     """The name of the first person the text says something about ("Yesterday Alex told me…" → "Alex"), or ""."""
     for match in _PERSON_STATEMENT.finditer(text):
-        if name := " ".join(word for word in match.group("name").split(" ") if is_name(word)):
+        if name := " ".join(word for word in match.group("name").split(" ") if is_name(word) and not (
+                word.isupper() and len(word) > 1)):  # "a fantasy RPG called …" is no one
             return name
     return ""
 

@@ -45,6 +45,7 @@ from ingest.pipeline.names_in_text import (
     named_org_roles,
     org_role_mentions,
     person_statement,
+    pet_role_mentions,
     role_mentions,
     same_role_words,
 )
@@ -415,6 +416,10 @@ def _pets(sentence: str, message: Message) -> list[Candidate]:
                     found.append(_fact(f"{name} is a {kind.removesuffix('s')}", "", [pet], domain="personal"))
                 else:
                     owner, whose_name = first_person(message, "object"), message.speaker or "the user"
+                    # "my dog Rex" after "my dog" is one pet, and the user's "my dog" after it is Rex (a speaker's
+                    # "Caroline's dog" as an alias would match Caroline herself).
+                    pet.names_role = _role_node_name(message, kind)
+                    pet.role_phrase = "" if message.speaker else f"my {kind}"
                     relation = _relation(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner)
                     relation.domain = "personal"
                     found.append(relation)
@@ -633,6 +638,8 @@ def _mentions(text: str, message: Message) -> list[Mention]:
     found = named_mentions(text)
     for mention in role_mentions(text):
         found.append(_role_mention(message, mention.text.removeprefix("my ")))
+    for pet in pet_role_mentions(text):
+        found.append(_pet_mention(message, pet))
     named = {word for _, word in named_org_roles(text)}  # "The Wolves are my team": the team has a name
     for org in org_role_mentions(text):
         if org.word in named:
@@ -649,6 +656,16 @@ def _role_mention(message: Message, role: str, as_role: str = "mention") -> Ment
     return Mention(_role_node_name(message, role), role=as_role, owner=first_person(message, "object"),
                    role_predicate=ROLE_WORDS.get(role, ""), node_at_once=role in NODE_AT_ONCE_ROLES,
                    role_forms=tuple(sorted(_role_node_name(message, word) for word in same_role_words(role))))
+
+
+def _pet_mention(message: Message, pet: str) -> Mention:
+    """One's own pet said without a name ("my dog", "my turtles"): an unnamed pet node of its own, which takes
+    the pet's name when it is given ("my dog Rex")."""
+    singular = pet.removesuffix("s") if pet.endswith(("dogs", "cats", "turtles", "kittens", "rabbits")) else pet
+    forms = {_role_node_name(message, singular), _role_node_name(message, f"{singular}s"),
+             _role_node_name(message, pet)}
+    return Mention(_role_node_name(message, pet), kind="pet", owner=first_person(message, "object"),
+                   role_predicate="pet_of", node_at_once=True, role_forms=tuple(sorted(forms)))
 
 
 def _whose(message: Message) -> str:

@@ -227,3 +227,13 @@ def test_where_someone_known_by_a_role_lives_and_works_and_names_first_in_a_sent
     assert {("Google", "org"), ("Sarah", "person"), ("Priya", "person"), ("Dana", "person")} <= entities()
     assert "Fridays" not in {name for name, _ in entities()}
     assert Memory.objects.filter(content="The user's sister lives in Toronto", attribute="residence").exists()
+
+
+def test_a_pet_said_without_its_name_is_a_node_that_takes_the_name_when_given(db):
+    ingest("I took my dog to the vet today.")
+    assert entities() == {("My dog", "pet")} and edges() == {("My dog", "pet_of", "me")}
+    ingest("My dog Rex loves the beach.", session_id="s2")
+    assert entities() == {("Rex", "pet")} and edges() == {("Rex", "pet_of", "me")}
+    ingest("My dog chewed my shoes again.", "Here's a photo of my horse painting.", session_id="s3")
+    rex = Entity.objects.get(user_id="alice", canonical_name="Rex")
+    assert entities() == {("Rex", "pet")} and rex.memories.filter(content__contains="chewed").exists()

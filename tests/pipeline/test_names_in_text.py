@@ -71,3 +71,10 @@ def test_the_subject_of_a_statement_about_someone():
 ])
 def test_a_speaker_comes_from_the_name_field_or_a_name_and_colon(content, name, expected):
     assert speaker_and_text(content, name) == expected
+
+
+def test_acronyms_in_the_plural_and_acronyms_doing_things_are_nobody():
+    assert named_mentions("I absolutely love DIYs, and I know she does too.") == []
+    assert [(m.text, m.kind) for m in named_mentions('I\'m playing this fantasy RPG called "Xenoblade Chronicles".')
+            ] == [("Xenoblade Chronicles", "thing"), ("RPG", "thing")]
+    assert person_statement("this fantasy RPG called Xenoblade") == ""
