@@ -26,8 +26,14 @@ CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|(?:raised|lowered|reduced|increased|decreased|cut|bumped|upped|changed|moved|adjusted)(?: \w+){1,3} to|"
-    r"no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+# A short statement of one new value ("Dr. Patel raised my lisinopril to 40mg", "I'm down to 78 kg now") says more
+# with fewer words: its object may stand between the verb and "to", its unit may be written onto the number, and
+# it may name no topic at all. A long message (a technical chat's) is held to the stricter forms above: its many
+# clauses share some topic word with almost any earlier message.
+SHORT_STATEMENT_WORDS = 16
+_CHANGED_TO = re.compile(r"\b(?:raised|lowered|reduced|increased|decreased|cut|bumped|upped|changed|moved|adjusted)"
+                         r"(?: \w+){1,3} to\b", CI)
 _NUMBER = re.compile(r"(?<![\w.])(?P<value>\d+(?:[.,]\d+)?)\s*(?P<measure>%|percent\b|(?:[a-z][a-z\-]*)"
                      r"(?: (?!(?:and|or|but|in|on|at|to|for|of|per|a|an|the|now|with)\b)[a-z][a-z\-]*)?)", CI)
 # An amount of money ("$2,100", "€1.5k", "£20,000"): a measure of its own, whatever words follow.
@@ -80,21 +86,22 @@ class Measure:
     topic: frozenset  # the clause's other content words
     updated: bool = False  # its clause says it is a new value ("now takes", "up to")
     glued: bool = False  # written onto its number ("20mg"): full text holds "20mg", not "mg"
+    short: bool = False  # said in a short statement (SHORT_STATEMENT_WORDS)
 
 
 def measures(text: str) -> list[Measure]:
     """Each value the text gives for a measure (a number and what it counts, or a dated thing's date), with the
     topic words of its clause."""
-    found = []
+    found, short = [], is_short(text)
     for clause in _CLAUSE.split(text):
         words = {w for w in _WORD.findall(clause.lower())
                  if w not in _NOT_TOPIC and w not in _MONTH_NUMBER and not UPDATE_CUE.fullmatch(w)}
-        updated = bool(UPDATE_CUE.search(clause))
+        updated = bool(UPDATE_CUE.search(clause) or (short and _CHANGED_TO.search(clause)))
         dated = _DATED.search(clause)
         for match in _DATE.finditer(clause) if dated else ():
             thing = dated.group(1).lower()
             found.append(Measure(_date_value(match), thing, frozenset(words - set(thing.split())), updated))
-        for match in _MONEY.finditer(clause):
+        for match in _MONEY.finditer(clause) if short else ():  # a long message's sums: too many share a topic
             scale = {"k": 1e3, "m": 1e6}.get((match.group("k") or "").strip().lower(), 1.0)
             found.append(Measure(float(match.group("value").replace(",", "")) * scale, MONEY, frozenset(
                 _singular(w) for w in words), updated))
@@ -109,8 +116,8 @@ def measures(text: str) -> list[Measure]:
             value = float(match.group("value").replace(",", "."))
             topic = frozenset(_singular(w) for w in (words - set(measure_words)) | set(measure_words[:-1]))
             quantity, factor = _UNITS.get(head, (head, 1.0))
-            glued = not match.group(0)[len(match.group("value")):][:1].isspace()
-            found.append(Measure(value * factor, quantity, topic, updated, glued))
+            glued = short and not match.group(0)[len(match.group("value")):][:1].isspace()
+            found.append(Measure(value * factor, quantity, topic, updated, glued, short))
     return found
 
 
@@ -123,6 +130,10 @@ def _date_value(match: re.Match) -> float:
     return float(year * 10000 + month * 100 + day)
 
 
+def is_short(text: str) -> bool:
+    return len(text.split()) <= SHORT_STATEMENT_WORDS
+
+
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
@@ -131,7 +142,7 @@ def same_measure(new: Measure, old: Measure) -> bool:
     """The same measure of the same thing, with another value; a new value said with nothing but its measure
     ("I'm down to 78 kg now") is of the thing last measured so (earlier_values keeps only that one)."""
     return new.measure == old.measure and new.value != old.value and (
-        bool(new.topic & old.topic) or (new.updated and not new.topic))
+        bool(new.topic & old.topic) or (new.updated and new.short and not new.topic))
 
 
 def _lookup_query(given: list[Measure]) -> str:

@@ -132,3 +132,14 @@ def test_money_a_dose_and_a_weight_said_to_have_changed_supersede_the_earlier_va
     hits = search_memories(user_id="alice", query="how much is my rent").hits
     assert hits[0].memory.content == "Our rent went up to $2,300."
     assert [m.value for m in measures("Our budget is $20k, up from €1,500.50")] == [20000.0, 1500.5]
+
+
+def test_a_long_technical_message_is_held_to_the_strict_forms(db):
+    """A long chat message shares some topic word with almost any earlier one: "… which has improved to 95ms …"
+    must not take back an unrelated message's 180ms."""
+    ingest("I've been measuring the login API response time and it's currently at 180ms under 20 concurrent "
+           "requests, and I want to get it lower before the demo with the investors next week.")
+    ingest("I'm trying to implement user presence tracking with Socket.io events, and the socket event round-trip "
+           "latency has improved to 95ms under 50 concurrent users after I moved the handlers.",
+           at=MONDAY + timedelta(days=2), session_id="s2")
+    assert Memory.objects.get(content__contains="180ms").status == Status.ACTIVE
