@@ -4,11 +4,10 @@ build takes 11 minutes", "we're up to 40 beta users" after "we have 25 beta user
 The seed's "supersede readily" goes beyond the fixed attributes (residence, employer, diet) reconcile knows
 by name: a statement giving a number for a measure (the words after the number, "minutes", "beta users")
 about a topic (the content words of its clause, "build") is an update of an earlier active memory of the
-user's that gives another number for the same measure and shares a topic word, when the same clause says so
-("now", "up to", "grew to", "changed to", "no longer", "instead of", …: UPDATE_CUE). Without such a word both
-are kept
-and the later one names the earlier in `details.updates` (a chain GET /memories/<id> shows); ranking orders
-the fresher first among equals. What the assistant said never updates what the user said, nor the reverse.
+user's that gives another number for the same measure and shares a topic word (two for a long message), when
+the same clause says so ("now", "up to", "grew to", "changed to", "no longer", "instead of", …: UPDATE_CUE) and
+both are short statements. Otherwise both are kept (a long message holds more than its value) and the later one
+names the earlier in `details.updates` (a chain GET /memories/<id> shows); search puts the later first. What the assistant said never updates what the user said, nor the reverse.
 A size or a duration is one measure whatever its unit ("512MB" then "1GB", "90 seconds" then "2 minutes"), and
 a date is the value of the thing it is the date of ("a deadline of April 1, 2024" then "the deadline … to April
 5, 2024"). Reads only (one query for a candidate that gives a value); persist supersedes or links.
@@ -47,6 +46,9 @@ currently about around roughly approximately nearly almost just only still also 
 all each every more most less least than then too its it's i'm we're you're we've i've up down take takes
 took taking make makes made get gets got getting per over under since after before while last next this
 week weeks day days month months year years today yesterday tomorrow time times lately recently so
+trying try tried optimize optimizing optimise optimising improve improving improved working want wanted wants
+need needs needed help sure implement implementing implemented issue issues problem problems getting having
+using use used seem seems like able way best better performance reduce reducing increase increasing ensure
 """.split())
 LOOKUP_LIMIT = 20
 _LEXEME = re.compile(r"[a-z]+")  # a word to_tsquery takes as it is
@@ -100,11 +102,12 @@ def measures(text: str) -> list[Measure]:
         dated = _DATED.search(clause)
         for match in _DATE.finditer(clause) if dated else ():
             thing = dated.group(1).lower()
-            found.append(Measure(_date_value(match), thing, frozenset(words - set(thing.split())), updated))
+            found.append(Measure(_date_value(match), thing, frozenset(words - set(thing.split())), updated,
+                                 short=short))
         for match in _MONEY.finditer(clause) if short else ():  # a long message's sums: too many share a topic
             scale = {"k": 1e3, "m": 1e6}.get((match.group("k") or "").strip().lower(), 1.0)
             found.append(Measure(float(match.group("value").replace(",", "")) * scale, MONEY, frozenset(
-                _singular(w) for w in words), updated))
+                _singular(w) for w in words), updated, short=short))
         for match in _NUMBER.finditer(_DATE.sub(" ", _MONEY.sub(" ", clause))):
             measure_words = match.group("measure").lower().split()
             if len(measure_words) > 1 and (measure_words[1] in _NOT_TOPIC or not _WORD.fullmatch(measure_words[1])
@@ -139,10 +142,12 @@ def _singular(word: str) -> str:
 
 
 def same_measure(new: Measure, old: Measure) -> bool:
-    """The same measure of the same thing, with another value; a new value said with nothing but its measure
-    ("I'm down to 78 kg now") is of the thing last measured so (earlier_values keeps only that one)."""
+    """The same measure of the same thing, with another value: a topic word in common (two for a long message);
+    a new value said with nothing but its measure ("I'm down to 78 kg now") is of the thing last measured so
+    (earlier_values keeps only that one)."""
+    shared = len(new.topic & old.topic)
     return new.measure == old.measure and new.value != old.value and (
-        bool(new.topic & old.topic) or (new.updated and new.short and not new.topic))
+        shared >= (1 if new.short else 2) or (new.updated and new.short and not new.topic))
 
 
 def _lookup_query(given: list[Measure]) -> str:
@@ -178,7 +183,9 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
             continue
         pairs = [new for new in given for old in measures(memory.content) if same_measure(new, old)]
         if pairs:
-            (updated if any(new.updated for new in pairs) else maybe).append(memory)
+            # A long message holds more than the value: it is kept beside its update, which search puts first.
+            says_so = any(new.updated for new in pairs) and is_short(content) and is_short(memory.content)
+            (updated if says_so else maybe).append(memory)
     if not any(m.topic for m in given):
         updated = sorted(updated, key=lambda m: m.created_at, reverse=True)[:1]
     return updated, maybe

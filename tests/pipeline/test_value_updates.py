@@ -65,7 +65,13 @@ def test_an_update_finds_its_earlier_value_among_many_memories_giving_the_same_m
                at=MONDAY + timedelta(hours=n + 1))
     ingest("I'm trying to optimize the login API response time, which has decreased to 120ms under 20 concurrent "
            "requests after optimizing the authentication flow.", at=MONDAY + timedelta(days=3), session_id="s2")
-    assert Memory.objects.get(content__contains="180ms").status == Status.SUPERSEDED
+    old = Memory.objects.get(content__contains="180ms")
+    new = Memory.objects.get(content__contains="120ms")
+    # Long messages hold more than their value: the earlier one is kept beside its update, which comes first.
+    assert old.status == Status.ACTIVE and old.details["updated_by"] == [new.pk]
+    hits = [hit.memory.pk for hit in search_memories(user_id="alice", query="login API response time under 20 "
+                                                     "concurrent requests", include_all_domains=True).hits]
+    assert hits.index(new.pk) < hits.index(old.pk)
 
 
 def test_a_percentage_update_is_looked_up_without_a_query_error(db):
