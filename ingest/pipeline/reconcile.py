@@ -106,7 +106,7 @@ def superseded_by_candidate(user_id: str, candidate: Candidate) -> list[Memory]:
     if not candidate.attribute or subject is None:
         return []
     return list(Memory.objects.filter(user_id=user_id, subject=subject, attribute=candidate.attribute,
-                                      status=Status.ACTIVE).only("pk", "user_id", "session_id"))
+                                      status=Status.ACTIVE).only("pk", "user_id", "session_id", "content"))
 
 
 class Reconcile(Stage):
@@ -125,8 +125,22 @@ def reconcile_candidates(candidates: list[Candidate], context: IngestContext) ->
         else:
             candidate.supersedes = superseded_by_candidate(context.user_id, candidate) or rescheduled(
                 context.user_id, candidate)
+            if candidate.supersedes and candidate.attribute.startswith("prefers:"):
+                candidate.content = with_context_kept(candidate.content, candidate.supersedes[0].content,
+                                                      candidate.attribute.removeprefix("prefers:"))
             if not candidate.supersedes and candidate.type in VALUE_TYPES:
                 _value_updates(candidate, context)
+
+
+def with_context_kept(new: str, old: str, head: str) -> str:
+    """"Actually I prefer aisle seats now" after "Prefers window seats on flights": the new preference is of
+    aisle seats on flights too; what the old one said after the thing preferred is kept when the new one ends
+    with it (`head`, the attribute's word)."""
+    qualifier = re.search(rf"\b{re.escape(head)}\b(?P<rest> (?:on|for|in|at|when|during|with) [^,.;]+)$", old,
+                          re.IGNORECASE)
+    if qualifier and re.search(rf"\b{re.escape(head)}$", new, re.IGNORECASE):
+        return new + qualifier.group("rest")
+    return new
 
 
 def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:

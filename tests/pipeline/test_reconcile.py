@@ -152,3 +152,13 @@ def test_a_new_age_supersedes_the_old_one(run):
     run("I'm 34 years old.")
     run("I just turned 35!", session_id="s2", at=MONDAY + timedelta(days=100))
     assert list(active(attribute="age").values_list("content", flat=True)) == ["Is 35 years old"]
+
+
+def test_a_new_preference_keeps_what_the_old_one_said_it_was_for(run):
+    """"Actually I prefer aisle seats now" means on flights: without it, a question about a flight no longer
+    finds the seat preference at all."""
+    run("I prefer window seats on flights.")
+    run("Actually I prefer aisle seats now because of my knee.", session_id="s2", at=MONDAY + timedelta(days=9))
+    assert list(active(type="preference").values_list("content", flat=True)) == ["Prefers aisle seats on flights"]
+    run("I prefer aisle seats in economy.", session_id="s3", at=MONDAY + timedelta(days=20))  # says it itself
+    assert list(active(type="preference").values_list("content", flat=True)) == ["Prefers aisle seats in economy"]
