@@ -40,10 +40,15 @@ _NEGATION = re.compile(r"\b(?:not|no longer|never|isn't|aren't|don't|doesn't|did
 _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the reinforced memory
 VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
 # An event said to have moved to another time: the kind of event it is, for finding the one it moves.
-_RESCHEDULED = re.compile(r"\b(?P<kind>meeting|call|lunch|dinner|breakfast|appointment|session|sync|standup|"
-                          r"interview|review|class|lesson|party|flight|dentist|demo|presentation)s?\b.*?\b(?:moved|"
-                          r"rescheduled|pushed(?: back)?|postponed|shifted|changed)\b(?: \w+){0,2} (?:to|until|till)\b",
-                          re.IGNORECASE)
+_EVENT_KIND = (r"(?P<kind>meeting|call|lunch|dinner|breakfast|brunch|appointment|session|sync|standup|interview|"
+               r"review|class|lesson|party|flight|dentist|demo|presentation|trip|date|game|concert|visit)s?")
+_RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?: back)?|postponed|shifted|changed)\b"
+                          r"(?: \w+){0,2} (?:to|until|till)\b", re.IGNORECASE)
+# "The dinner with Sarah is cancelled", "we called off the trip with Dana": the event is off, whatever its day.
+_CANCELLED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:is|was|got|has been|'s|are|were) (?:cancell?ed|called off|off)\b|"
+                        rf"\b(?:cancell?ed|called off|cancel(?:ling)?) (?:the|our|my|that|this) "
+                        rf"{_EVENT_KIND.replace('kind', 'kind_after')}\b",
+                        re.IGNORECASE)
 
 
 def normalized_text(text: str) -> str:
@@ -145,18 +150,22 @@ def with_context_kept(new: str, old: str, head: str) -> str:
 
 def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     """"The meeting with Dana moved to Thursday": the latest active event of the same kind with the same
-    people ("a meeting with Dana on Tuesday at 10am") on another day is superseded by the new date."""
-    kind = _RESCHEDULED.search(candidate.content) if candidate.type == "event" and candidate.valid_from else None
+    people ("a meeting with Dana on Tuesday at 10am") on another day is superseded by the new date; "the dinner
+    with Sarah is cancelled" supersedes the latest such event whatever its day."""
+    if candidate.type != "event":
+        return []
+    moved = _RESCHEDULED.search(candidate.content) if candidate.valid_from else None
+    kind = moved or _CANCELLED.search(candidate.content)
     names = {name for name in particulars(candidate.content)[1] if not TIME_WORD.fullmatch(name)}
     if kind is None or not names:
         return []
-    words = " ".join([kind.group("kind").lower(), *sorted(names)])
+    words = " ".join([(kind.group("kind") or kind.group("kind_after")).lower(), *sorted(names)])
     words_held = holds("plainto_tsquery('english', %s)", "%s", alias="")
     sql = (f"SELECT {_COLUMNS} FROM {Memory._meta.db_table} WHERE user_id = %s AND type = 'event' AND status = %s"
            f" AND valid_from IS NOT NULL AND {words_held} ORDER BY created_at DESC LIMIT 5")
     earlier = models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, [user_id, Status.ACTIVE, words, user_token(user_id)])
-    return [memory for memory in earlier if memory.valid_from.date() != candidate.valid_from.date()
-            and particulars(memory.content)[1] >= names][:1]
+    return [memory for memory in earlier if particulars(memory.content)[1] >= names and not _CANCELLED.search(
+        memory.content) and (not moved or memory.valid_from.date() != candidate.valid_from.date())][:1]
 
 
 def _value_updates(candidate: Candidate, context: IngestContext) -> None:

@@ -56,7 +56,7 @@ KEYWORDS = {
         r"\b(meeting|meetings|calendar|schedul\w*|reschedul\w*|appointment|lunch|dinner|breakfast|brunch|"
         r"tomorrow|tonight|today|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"\d{1,2}(:\d{2})?\s*(am|pm)|booked?|reservation|flight|mornings?|afternoons?|evenings?|"
-        r"postpon\w*|cancel\w*)\b", CI),
+        r"postpon\w*|cancel\w*|remind\w*|to-?do|don't forget)\b", CI),
     "personal": re.compile(
         r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
         r"cooking|food|coffee|tea|dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|vegetarian|vegan|diet|lives? in|"

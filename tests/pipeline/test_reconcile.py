@@ -162,3 +162,10 @@ def test_a_new_preference_keeps_what_the_old_one_said_it_was_for(run):
     assert list(active(type="preference").values_list("content", flat=True)) == ["Prefers aisle seats on flights"]
     run("I prefer aisle seats in economy.", session_id="s3", at=MONDAY + timedelta(days=20))  # says it itself
     assert list(active(type="preference").values_list("content", flat=True)) == ["Prefers aisle seats in economy"]
+
+
+def test_a_cancelled_event_is_superseded_by_its_cancellation(run):
+    run("Dinner with Sarah on Saturday at 7pm at Nopa.", "Lunch with Sarah on Friday.")
+    run("The dinner with Sarah is cancelled.", session_id="s2", at=MONDAY + timedelta(days=1))
+    assert Memory.objects.get(content__startswith="Dinner with Sarah").status == "superseded"
+    assert active(content="Lunch with Sarah on Friday.").exists()  # another kind of event, kept

@@ -71,3 +71,4 @@ def test_a_dose_and_the_bodys_measures_are_health_and_rent_is_personal():
                              "Our rent went up to $2,300."]) == ["health", "health", "personal"]
     assert query_gate("how much do I weigh").domains == ["health"]
     assert query_gate("what dose of lisinopril do I take").domains == ["health"]
+    assert classify_domains(["Can you remind me to call mom on Sunday?"]) == ["scheduling"]  # a task, not family
