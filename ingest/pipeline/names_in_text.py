@@ -38,7 +38,7 @@ ROLE_WORDS = {
     "fiancee": "partner_of", "spouse": "spouse_of",
     "sister": "sibling_of", "brother": "sibling_of", "sibling": "sibling_of",
     "mother": "parent_of", "mom": "parent_of", "mum": "parent_of", "father": "parent_of", "dad": "parent_of",
-    "son": "child_of", "daughter": "child_of", "youngest": "child_of", "oldest": "child_of", "eldest": "child_of",
+    "son": "child_of", "daughter": "child_of", "child": "child_of", "kid": "child_of", "youngest": "child_of", "oldest": "child_of", "eldest": "child_of",
     "roommate": "roommate_of", "flatmate": "roommate_of", "college roommate": "roommate_of",
     "friend": "friend_of", "best friend": "friend_of", "colleague": "colleague_of", "coworker": "colleague_of",
     "co-worker": "colleague_of", "client": "client_of", "doctor": "doctor_of", "therapist": "therapist_of",

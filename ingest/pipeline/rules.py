@@ -92,6 +92,21 @@ _MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have
                            + NAME.format("a"))
 _THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
                             + NAME.format("a"))
+# The speaker's own family named: "I have a sister named Anna", "I have two daughters, Mia and Zoe", "we have a son
+# named Leo".
+_I_HAVE_FAMILY = re.compile(r"(?i:\b(?:i|we) (?:have|'ve got|got|had) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
+                            r"(?P<family>sisters?|brothers?|sons?|daughters?|kids?|children|child)(?:,| named| called|:)) "
+                            + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+_FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daughters": "daughter", "kids": "kid",
+                "children": "child"}
+# Married or engaged: "I'm married to Tom", "Tom and I have been married for 10 years", "I'm engaged to Sam".
+_MARRIED = re.compile(r"(?i:\b(?:i'm|i am|i've been|i have been|i got|we got) (?P<state>married|engaged) to )"
+                      + NAME.format("a") + "|" + NAME.format("b")
+                      + r"(?i: and i (?:are|have been|got|just got) (?P<state_b>married|engaged))\b")
+# Where the speaker studies or studied: "I graduated from MIT", "I study computer science at Stanford".
+_SCHOOL = re.compile(r"(?i:\bi (?:just |recently )?(?:graduated from|(?:study|studied|am studying|'m studying)"
+                     r"(?: [a-z]+){0,3} at|attend|attended) )" + NAME.format("org")
+                     + r"(?=\W|$)")
 # Someone's children named: "My brother Mike has two kids, Ella and Sam", "Jen has a son named Leo".
 _THEIR_CHILDREN = re.compile(NAME.format("b") + r"(?i: (?:has|had|have) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
                              r"(?:kids?|children|child|sons?|daughters?|boys?|girls?)(?:,| named| called|:)) "
@@ -316,6 +331,14 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
             a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
             found.append(_relation(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
             break
+    if match := _I_HAVE_FAMILY.search(sentence):
+        role = _FAMILY_ROLE.get(match.group("family").lower(), match.group("family").lower())
+        for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
+            if is_name(name):
+                found.append(_role_of_mine(name, role, message))
+    if (match := _MARRIED.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
+        found.append(_role_of_mine(name, "spouse" if (match.group("state") or match.group("state_b")).lower()
+                                   == "married" else "fiancé", message))
     if (match := _THEIR_CHILDREN.search(sentence)) and is_name(parent := match.group("b")):
         for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
             if is_name(name):
@@ -472,6 +495,12 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
         org = Mention(match.group("org"), "org", "object")
         fact = _fact(_about(message, f"Works at {org.text}"), "employer", [me, org])
         fact.relation, fact.domain = RelationSpec(me, "works_at", org), "professional"
+        found.append(fact)
+    if (match := _SCHOOL.search(sentence)) and is_name(match.group("org")) and not TIME_WORD.match(match.group("org")):
+        school = Mention(match.group("org"), "org", "object")
+        fact = _fact(_about(message, f"Studies at {school.text}" if re.search(r"\bstud|attend\b", match.group(0), CI)
+                            else f"Studied at {school.text}"), "school", [me, school], domain="personal")
+        fact.relation = RelationSpec(me, "studies_at", school)
         found.append(fact)
     if match := _ORIGIN.search(sentence):
         place = Mention(match.group("place"), "place", "object")

@@ -237,3 +237,11 @@ def test_a_pet_said_without_its_name_is_a_node_that_takes_the_name_when_given(db
     ingest("My dog chewed my shoes again.", "Here's a photo of my horse painting.", session_id="s3")
     rex = Entity.objects.get(user_id="alice", canonical_name="Rex")
     assert entities() == {("Rex", "pet")} and rex.memories.filter(content__contains="chewed").exists()
+
+
+def test_the_users_own_family_school_and_marriage_said_plainly_make_edges(db):
+    ingest("I'm married to Tom.", "I have two daughters, Mia and Zoe.", "I have a sister named Anna.",
+           "I graduated from MIT in 2015.", "I went to Paris last week.")
+    assert edges() >= {("Tom", "spouse_of", "me"), ("Mia", "child_of", "me"), ("Zoe", "child_of", "me"),
+                       ("Anna", "sibling_of", "me"), ("me", "studies_at", "MIT")}
+    assert not any(predicate == "studies_at" and place == "Paris" for _, predicate, place in edges())
