@@ -177,21 +177,6 @@ def relation_upsert(*, subject: Entity, predicate: str, object: Entity, confiden
     return relation
 
 
-def relations_retire_stated_by(*, user_id: str, memory_ids: list[int], at) -> None:
-    """The active edges that these relation memories stated (their predicate, between the entities they link)
-    end with them: a superseded "Emma is the user's girlfriend" leaves no girlfriend edge. One statement."""
-    from memories.models import Memory, MemoryEntity  # memories depends on entities, not the other way round
-
-    memories, links = Memory._meta.db_table, MemoryEntity._meta.db_table
-    sql = (f"UPDATE {Relation._meta.db_table} r SET status = %s, valid_to = %s FROM {memories} m"
-           f" WHERE m.user_id = %s AND m.id = ANY(%s) AND m.type = 'relation' AND r.user_id = m.user_id"
-           " AND r.status = %s AND r.predicate = m.details ->> 'predicate'"
-           f" AND r.subject_id IN (SELECT entity_id FROM {links} WHERE memory_id = m.id AND user_id = m.user_id)"
-           f" AND r.object_id IN (SELECT entity_id FROM {links} WHERE memory_id = m.id AND user_id = m.user_id)")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [RelationStatus.SUPERSEDED, at, user_id, memory_ids, RelationStatus.ACTIVE])
-
-
 def _insert_unless_active(relation: Relation, *, retire_others_at=None) -> bool:
     """Insert a new edge unless the same one is active (unique_active_relation): one statement, no savepoint.
     With `retire_others_at`, the subject's other active edges of the predicate are superseded then."""

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.services import audit_record
+from entities.models import Relation, RelationStatus
 from memories.decay import half_life_for, memory_freshness
 from memories.embedding_jobs import enqueue_embedding
 from memories.models import (
@@ -210,6 +211,19 @@ def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     _update_with_history("status = %s, superseded_by_id = %s, valid_to = %s", [Status.SUPERSEDED, new.pk, at],
                          memory=old, action=HistoryAction.SUPERSEDED, session_id=new.session_id,
                          related_memory_id=new.pk)
+
+
+def relations_retire_stated_by(*, user_id: str, memory_ids: list[int], at) -> None:
+    """The active edges that these relation memories stated (their predicate, between the entities they link)
+    end with them: a superseded "Emma is the user's girlfriend" leaves no girlfriend edge. One statement."""
+    memories, links = Memory._meta.db_table, MemoryEntity._meta.db_table
+    sql = (f"UPDATE {Relation._meta.db_table} r SET status = %s, valid_to = %s FROM {memories} m"
+           f" WHERE m.user_id = %s AND m.id = ANY(%s) AND m.type = 'relation' AND r.user_id = m.user_id"
+           " AND r.status = %s AND r.predicate = m.details ->> 'predicate'"
+           f" AND r.subject_id IN (SELECT entity_id FROM {links} WHERE memory_id = m.id AND user_id = m.user_id)"
+           f" AND r.object_id IN (SELECT entity_id FROM {links} WHERE memory_id = m.id AND user_id = m.user_id)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [RelationStatus.SUPERSEDED, at, user_id, memory_ids, RelationStatus.ACTIVE])
 
 
 def memories_mark_updated(*, memory_ids: list[int], by: Memory) -> None:

@@ -9,7 +9,7 @@ message id, and the words of a message that yielded a memory are kept as its
 date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
-from entities.services import relation_upsert, relations_retire_stated_by
+from entities.services import relation_upsert
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory, Status
 from memories.services import (
@@ -19,6 +19,7 @@ from memories.services import (
     memory_reinforce,
     memory_supersede,
     pattern_update,
+    relations_retire_stated_by,
     source_message_record,
 )
 

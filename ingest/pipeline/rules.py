@@ -202,7 +202,17 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
                    r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
-                      r"(?P<what>[\w \-]+)", CI)
+                      r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm)\b)[\w \-]+)*)", CI)
+# "I have a peanut allergy", "a severe shellfish allergy".
+_HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
+                          r" allergy\b", CI)
+_DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
+_ON_A_DIET = re.compile(r"\bi(?:'m| am) (?:now )?on an? (?P<diet>[a-z][\w\-]*(?: [a-z][\w\-]*)?) diet\b", CI)
+_DIET_DROPPED = re.compile(rf"\bi(?:'m| am) (?:not|no longer) (?:a )?(?P<diet>{_DIETS})(?: any ?more)?\b|"
+                           rf"\bi (?:stopped|quit) being (?:a )?(?P<diet_b>{_DIETS})\b", CI)
+# What the speaker does not eat or drink: "I don't eat pork", "I can't eat gluten".
+_DOES_NOT_EAT = re.compile(r"\bi (?:don't|do not|can't|cannot|never) (?:eat|drink) (?P<what>[a-z][a-z \-]{1,30}?)"
+                           r"(?=[.,;!?]|$| any ?more\b| because\b)", CI)
 _NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
                            r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
 _NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )"
@@ -224,7 +234,7 @@ _PREFERENCE = re.compile(
 # supersedes "Loves sushi").
 _GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|i(?:'ve| have)? (?:stopped|quit|gave up|given up)"
                       r" (?:eating |drinking |having )?(?!(?:my|the|a|an|his|her|their|our|by|at|to|in|for|on|with|"
-                      r"work|working|it|that|this)\b)(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)",
+                      r"work|working|it|that|this|being)\b)(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)",
                       CI)
 _FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
                        r" is (?P<what>[^.!?;]+)", CI)
@@ -525,11 +535,11 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
     if match := _BIRTHDAY.search(sentence):
         found.append(_fact(_about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
                            domain="personal"))
-    if match := _ALLERGY.search(sentence):
-        what = match.group("what").strip()
-        said = f"Might be allergic to {what} (unsure)" if match.group("hedge") else f"Allergic to {what}"
-        link = " " if match.group("hedge") else " is "
-        found.append(_fact(_about(message, said, link), _allergy(what), [me], domain="health",
+    allergy = _ALLERGY.search(sentence) or _HAS_ALLERGY.search(sentence)
+    for what in re.split(r",? and |, ", allergy.group("what").strip()) if allergy else ():  # one fact per thing
+        hedged = allergy.groupdict().get("hedge")
+        said = f"Might be allergic to {what} (unsure)" if hedged else f"Allergic to {what}"
+        found.append(_fact(_about(message, said, " " if hedged else " is "), _allergy(what), [me], domain="health",
                            importance=default_importance("health_fact")))
     found += _taken_back(sentence, message)
     if match := _MEDICATION.search(sentence):
@@ -543,6 +553,16 @@ def _self_facts(sentence: str, message: Message) -> list[Candidate]:
                            importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
         found.append(_preference(_about(message, f"Is {match.group('diet').lower()}"), "diet", message,
+                                 domain="personal"))
+    elif match := _ON_A_DIET.search(sentence):
+        found.append(_preference(_about(message, f"Is on a {match.group('diet').lower()} diet"), "diet", message,
+                                 domain="personal"))
+    elif match := _DIET_DROPPED.search(sentence):
+        diet = (match.group("diet") or match.group("diet_b")).lower()
+        found.append(_preference(_about(message, f"No longer {diet}"), "diet", message, domain="personal"))
+    if match := _DOES_NOT_EAT.search(sentence):
+        what = _clean_object(match.group("what"))
+        found.append(_preference(_about(message, f"Does not eat {what}"), f"taste:{what.lower()}"[:64], message,
                                  domain="personal"))
     return found
 

@@ -248,3 +248,13 @@ def test_what_to_call_the_user_their_age_and_what_not_to_remind_them_of():
     decided = candidates_for(message("Let's try Polars then."))
     assert [(m.text, m.kind) for m in decided[0].mentions] == [("Polars", "thing")]
     assert relevance_score("Let's try Polars then.")[0] >= recall_setting("memory.relevance_threshold")
+
+
+def test_allergies_diets_and_foods_said_in_other_forms_are_typed():
+    said = [(c.attribute, c.content) for text in (
+        "I have a severe shellfish allergy.", "I'm allergic to cats, dogs and dust.", "I'm on a low-carb diet.",
+        "I don't eat pork.", "I'm not vegan anymore.") for c in candidates_for(message(text)) if c.type != "event"]
+    assert said == [("allergy:shellfish", "Allergic to shellfish"), ("allergy:cats", "Allergic to cats"),
+                    ("allergy:dogs", "Allergic to dogs"), ("allergy:dust", "Allergic to dust"),
+                    ("diet", "Is on a low-carb diet"), ("taste:pork", "Does not eat pork"),
+                    ("diet", "No longer vegan")]
