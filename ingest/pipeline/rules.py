@@ -202,7 +202,8 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
 _DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
                    r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
-                      r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm)\b)[\w \-]+)*)", CI)
+                      r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
+                      r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
 # "I have a peanut allergy", "a severe shellfish allergy".
 _HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
                           r" allergy\b", CI)
@@ -371,8 +372,7 @@ def _relations(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact)
     if (match := _ROLE_HOME_OR_WORK.search(sentence)) and is_name(match.group("place")) and not TIME_WORD.match(
             match.group("place")):
-        role, works = match.group("role").lower(), "work" in match.group("verb").lower() or "job" in match.group(
-            "verb").lower() or "started" in match.group("verb").lower()
+        role, works = match.group("role").lower(), bool(re.search(r"work|job|started", match.group("verb"), CI))
         person = _role_mention(message, role, "subject")
         where = Mention(match.group("place"), "org" if works else "place", "object")
         said = "works at" if works else "lives in"
