@@ -22,7 +22,7 @@ from ingest.pipeline.base import (
     first_person,
 )
 from ingest.pipeline.dates import resolve_when
-from ingest.pipeline.rules import BIOGRAPHICAL
+from ingest.pipeline.rule_forms import BIOGRAPHICAL
 from recall_site.config import recall_setting
 
 TYPES = ("fact", "preference", "event", "relation")

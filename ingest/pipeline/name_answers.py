@@ -4,7 +4,7 @@ In a conversation a pet or a child is often named only when someone asks: Melani
 a kitty", Caroline asks "What are their names?", Melanie answers "Luna and Oliver!". The answer alone says
 nothing of what Luna is. `names_answer` reads the dialogue around a message (the message before it and the
 speaker's own last few lines) and says what the names it gives are: a pet ("pup") or a child ("baby"), or
-nothing. The rules then make the names pets or children of the speaker (`rules._answered_names`). A child
+nothing. The rules then make the names pets or children of the speaker (`people_rules.answered_names`). A child
 named in the same breath ("Our one-year-old is so cute, his name is Kyle!") counts too; a pet named so is
 already read by the pet patterns. Only within one ingest call: a turn sent alone has no lines before it here.
 """

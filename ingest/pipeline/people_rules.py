@@ -1,0 +1,248 @@
+"""The rules for the people, pets and places in someone's life: relations ("Alex is Sarah's partner", "my sister
+Emma", "I report to Karen", "Mark's mom Susan"), family named in passing ("my brother Mike has two kids, Ella and
+Sam"), the homes and workplaces of people named or known by a role ("Anna moved to Munich", "my sister lives in
+Toronto"), and pets with whoever has them ("Carlos has a dog called Pepper", "we have two cats, Miso and Tofu")."""
+import re
+
+from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
+from ingest.pipeline.dates import TIME_WORD
+from ingest.pipeline.name_answers import CHILD
+from ingest.pipeline.names_in_text import ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_org_roles
+from ingest.pipeline.rule_forms import (
+    CI,
+    EXCLUSIVE_ROLES,
+    NAME,
+    ROLE,
+    about,
+    article,
+    fact_candidate,
+    possessive,
+    relation_candidate,
+    role_mention,
+    role_node_name,
+)
+
+ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "studies_at": "Studies at"}
+_RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
+# A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
+_ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
+_MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i:(?:'s|’s) name is| is(?: called| named)?) "
+                         + NAME.format("a"))
+_IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
+_MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
+                           + NAME.format("a"))
+_THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
+                            + NAME.format("a"))
+# The speaker's own family named: "I have a sister named Anna", "I have two daughters, Mia and Zoe", "we have a son
+# named Leo".
+_I_HAVE_FAMILY = re.compile(r"(?i:\b(?:i|we) (?:have|'ve got|got|had) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
+                            r"(?P<family>sisters?|brothers?|sons?|daughters?|kids?|children|child)(?:,| named| called|:)) "
+                            + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+_FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daughters": "daughter", "kids": "kid",
+                "children": "child"}
+# Married or engaged: "I'm married to Tom", "Tom and I have been married for 10 years", "I'm engaged to Sam".
+_MARRIED = re.compile(r"(?i:\b(?:i'm|i am|i've been|i have been|i got|we got) (?P<state>married|engaged) to )"
+                      + NAME.format("a") + "|" + NAME.format("b")
+                      + r"(?i: and i (?:are|have been|got|just got) (?P<state_b>married|engaged))\b")
+# Someone's children named: "My brother Mike has two kids, Ella and Sam", "Jen has a son named Leo".
+_THEIR_CHILDREN = re.compile(NAME.format("b") + r"(?i: (?:has|had|have) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
+                             r"(?:kids?|children|child|sons?|daughters?|boys?|girls?)(?:,| named| called|:)) "
+                             + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+_THEIR_ROLE_NAME = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r",? " + NAME.format("a"))  # Mark's mom Susan
+PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)) + ")"
+# "I report to Karen": Karen manages the speaker.
+_REPORTS_TO = re.compile(r"(?i:\bi (?:now |still |directly )?(?:report|am reporting|'m reporting) (?:directly )?to )"
+                         + NAME.format("a"))
+# A new partner, named: "I'm seeing someone new, her name is Sofia", "I started dating Sofia", "Sofia and I are
+# dating". "I'm seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
+_DATING = re.compile(
+    r"(?i:\b(?:i'm|i am) (?:now )?(?:seeing|dating) (?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?"
+    r"(?: now)?,? (?P<pronoun>her|his|their) name(?:'s| is) |"
+    r"\b(?:i'm|i am|i've been|i have been|i (?:just )?started|we (?:just )?started) dating )" + NAME.format("a")
+    + r"|" + NAME.format("b") + r"(?i: and i (?:are|have been|started|just started) dating| and i got together)\b")
+_PET_NAMES = re.compile(
+    r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|"
+    r"adopted|rescued?|baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
+    r"(?i:(?:who is |who's )?(?:named|called) )?" + NAME.format("names")
+    + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
+_NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
+                          + PET + r")\b")
+# A pet named in the next breath ("I got a puppy! Her name's Coco"), or walked ("took Max for a walk").
+_GOT_A_PET = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|have|rescued|"
+                        r"brought home|welcomed)(?: \w+){0,2} " + PET + r"\b", re.IGNORECASE)
+_PET_NAME_IS = re.compile(r"(?i:\b(?:his|her|its|their) names?(?:'s|’s| is| are)) " + NAME.format("names")
+                          + r"(?P<more>(?: (?:and|&) [A-Z][\w'’\-]*)*)")
+# An answer that is the names alone: "Luna and Oliver!", "Kyle."
+_ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)"
+                           r"[!.]")
+_WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
+                     + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
+_OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
+_NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?(?: and (?:his|her|"
+                          r"their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
+_WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
+_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)) "
+                       r"(?i:at|for) " + NAME.format("org"))
+# Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
+# Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
+_LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
+                       + r"(?i: (?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to "
+                       r"| (?:now )?(?:lives|is living|is based) in )" + NAME.format("place"))
+# Where someone known by a role lives or works: "my sister lives in Toronto", "my wife works at Google".
+_ROLE_HOME_OR_WORK = re.compile(
+    r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i: (?:just |recently |now |still |finally )?(?P<verb>lives in|"
+    r"is living in|is based in|moved to|relocated to|works at|works for|is working at|got a job at|started at) )"
+    + NAME.format("place"))
+# Friendship said to the other person: "Thanks for being a great friend", "Appreciate your friendship".
+_OUR_FRIENDSHIP = re.compile(r"\b(?:for being (?:such )?(?:a|an|my) (?:\w+ )?friend|to have you as (?:a|my) friend|"
+                             r"(?:your|our) friendship|you(?:'re| are) (?:such )?(?:a|an|my) (?:\w+ )?friend)\b", CI)
+_VOCATIVE = re.compile(r"^\W*(?i:(?:thanks|thank you|hey|hi|hello|aw+|wow|yeah|congrats|oh|so)\W+)*"
+                       r"(?P<name>[A-Z][\w'’\-]+)[!,.?]")
+
+
+def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
+    found = []
+    for pattern in (_RELATION_OF, _THEIR_ROLE_IS, _THEIR_ROLE_NAME):
+        if (match := pattern.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
+            predicate = ROLE_WORDS[match.group("role").lower()]
+            a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
+            found.append(relation_candidate(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
+            break
+    if match := _I_HAVE_FAMILY.search(sentence):
+        role = _FAMILY_ROLE.get(match.group("family").lower(), match.group("family").lower())
+        for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
+            if is_name(name):
+                found.append(_role_of_mine(name, role, message))
+    if (match := _MARRIED.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
+        found.append(_role_of_mine(name, "spouse" if (match.group("state") or match.group("state_b")).lower()
+                                   == "married" else "fiancé", message))
+    if (match := _THEIR_CHILDREN.search(sentence)) and is_name(parent := match.group("b")):
+        for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
+            if is_name(name):
+                found.append(relation_candidate(f"{name} is {parent}'s child", Mention(name, role="subject"), "child_of",
+                                       Mention(parent, role="object")))
+    for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
+        if (match := pattern.search(sentence)) and is_name(match.group("a")):
+            found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
+            break
+    if (match := _REPORTS_TO.search(sentence)) and is_name(match.group("a")):
+        found.append(_role_of_mine(match.group("a"), "manager", message))
+    if (match := _DATING.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
+        role = {"her": "girlfriend", "his": "boyfriend"}.get((match.group("pronoun") or "").lower(), "partner")
+        found.append(_role_of_mine(name, role, message))
+    if ((match := _LIVES_IN.search(sentence)) and is_name(match.group("a"))
+            and not TIME_WORD.match(match.group("place"))):
+        person, place = Mention(match.group("a"), role="subject"), Mention(match.group("place"), "place", "object")
+        fact = fact_candidate(f"{person.text} lives in {place.text}", "residence", [person, place], domain="personal")
+        fact.relation = RelationSpec(person, "lives_in", place)
+        found.append(fact)
+    if (match := _ROLE_HOME_OR_WORK.search(sentence)) and is_name(match.group("place")) and not TIME_WORD.match(
+            match.group("place")):
+        role, works = match.group("role").lower(), bool(re.search(r"work|job|started", match.group("verb"), CI))
+        person = role_mention(message, role, "subject")
+        where = Mention(match.group("place"), "org" if works else "place", "object")
+        said = "works at" if works else "lives in"
+        fact = fact_candidate(f"{possessive(message).capitalize()} {role} {said} {where.text}", "employer" if works else "residence",
+                     [person, where], domain="professional" if works else "personal")
+        fact.relation = RelationSpec(person, "works_at" if works else "lives_in", where)
+        found.append(fact)
+    if _OUR_FRIENDSHIP.search(sentence) and (friend := _addressee(message)):
+        me = first_person(message, "subject")
+        found.append(relation_candidate(f"{message.speaker or 'The user'} and {friend} are friends", me, "friend_of",
+                               Mention(friend, role="object")))
+    for name, word in named_org_roles(sentence):
+        predicate = ORG_ROLE_WORDS[word]
+        org = Mention(name, kind="org", role="object", names_role=role_node_name(message, word))
+        found.append(relation_candidate(about(message, f"{ORG_RELATION_WORDS[predicate]} {name}"),
+                               first_person(message, "subject"), predicate, org))
+    if match := _WORKS_AT.search(sentence):
+        if is_name(match.group("a")) and is_name(match.group("org")):
+            person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
+            job = match.group("job")
+            said = f"is {article(job)} {job} at" if job else "works at"  # "Meera is a doctor at Mass General"
+            fact = fact_candidate(f"{person.text} {said} {org.text}", "employer", [person, org])
+            fact.relation, fact.domain = RelationSpec(person, "works_at", org), "professional"
+            found.append(fact)
+    return found
+
+
+def _role_of_mine(name: str, role: str, message: Message) -> Candidate:
+    """"Priya is my wife", "my sister Emma", "I report to Karen": the named person holds the role for the
+    message's "I"; a role one person holds at a time is an attribute of the speaker, so a new holder supersedes."""
+    name = name.removesuffix("'s").removesuffix("’s")
+    # "my sister" is the user's role alias only when the user says it.
+    person = Mention(name, role="subject", role_phrase="" if message.speaker else f"my {role}",
+                     names_role=role_node_name(message, role))
+    me, whose = first_person(message, "object"), f"{message.speaker}'s" if message.speaker else "the user's"
+    relation = relation_candidate(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
+    if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
+        relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
+    return relation
+
+
+def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
+    """"my dogs Biscuit and Juniper", "we adopted a cat named Luna", "Rex, my German Shepherd": pets, and whose
+    they are when the speaker says so (a pet of "his" or "her" is a pet of nobody named here)."""
+    found = []
+    got = _GOT_A_PET.search(message.content)
+    for pattern in (_PET_NAMES, _NAME_IS_PET, _PET_NAME_IS, _WALKED):
+        if pattern is _PET_NAME_IS and not got:
+            continue
+        for match in pattern.finditer(sentence):
+            names = [match.group("names")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more"))
+            groups = match.groupdict()
+            whose = (groups.get("whose") or ("my" if pattern is _PET_NAME_IS else "a")).lower()
+            kind = (groups.get("pet") or (got.group("pet") if got else "pet")).lower()
+            before = sentence[:match.start()]
+            counted = whose in ("two", "three", "four") or whose.isdigit()  # "we have two cats, Miso and Tofu"
+            mine = whose in ("my", "our") or (
+                whose in ("a", "an", "the", "another", "one") and _WE_HAVE.search(before)) or (
+                counted and _WE_HAVE.search(before) and _OWNING.search(before))
+            has = _NAMED_OWNER.search(before) if not mine and whose in ("a", "an", "two", "three") else None
+            named_owner = has.group("owner") if has and is_name(has.group("owner")) else ""
+            for name in filter(is_name, names):
+                pet = Mention(name, kind="pet", role="subject")
+                if named_owner:  # "Carlos has a dog called Pepper"
+                    relation = relation_candidate(f"{name} is {named_owner}'s {kind.removesuffix('s')}", pet, "pet_of",
+                                         Mention(named_owner, role="object"))
+                    relation.domain = "personal"
+                    found.append(relation)
+                elif not mine:
+                    found.append(fact_candidate(f"{name} is a {kind.removesuffix('s')}", "", [pet], domain="personal"))
+                else:
+                    owner, whose_name = first_person(message, "object"), message.speaker or "the user"
+                    # "my dog Rex" after "my dog" is one pet, and the user's "my dog" after it is Rex (a speaker's
+                    # "Caroline's dog" as an alias would match Caroline herself).
+                    pet.names_role = role_node_name(message, kind)
+                    pet.role_phrase = "" if message.speaker else f"my {kind}"
+                    relation = relation_candidate(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner)
+                    relation.domain = "personal"
+                    found.append(relation)
+        if found:
+            break
+    return found
+
+
+def answered_names(text: str, message: Message) -> list[Candidate]:
+    """"Luna and Oliver!" asked for the names of the speaker's pup and kitty, "Her name is Shadow!", "his name
+    is Kyle" of "our one-year-old": pets or children of the speaker (`Message.names_answer`)."""
+    if not message.names_answer:
+        return []
+    match = _PET_NAME_IS.search(text) or _ANSWER_NAMES.match(text)
+    names = [match.group("names")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")) if match else []
+    found, me, whose = [], first_person(message, "object"), message.speaker or "the user"
+    for name in filter(is_name, names):
+        if message.names_answer == CHILD:
+            found.append(relation_candidate(f"{name} is {whose}'s child", Mention(name, role="subject"), "child_of", me))
+        else:
+            pet = Mention(name, kind="pet", role="subject")
+            found.append(relation_candidate(f"{name} is {whose}'s {message.names_answer}", pet, "pet_of", me))
+            found[-1].domain = "personal"
+    return found
+
+
+def _addressee(message: Message) -> str:
+    """Whom the message speaks to: a name it opens with ("Thanks, Gina!"), else the speaker it answers."""
+    match = _VOCATIVE.match(message.content)
+    named = match.group("name") if match and is_name(match.group("name")) else ""
+    return named if named and named != message.speaker else message.addressee

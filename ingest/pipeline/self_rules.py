@@ -1,0 +1,193 @@
+"""The rules for what the speaker says of themselves: where they live, work and study, where they come from,
+their job, name, age and birthday, allergies, medicines, conditions and diet; and what they take back ("I'm not
+allergic to shellfish", "I don't work at Stripe anymore", "Emma and I broke up"), a fact with the attribute of the
+one it takes back, which reconcile supersedes."""
+import re
+
+from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, default_importance, first_person
+from ingest.pipeline.dates import TIME_WORD
+from ingest.pipeline.names_in_text import is_name, named_mentions
+from ingest.pipeline.rule_forms import (
+    CI,
+    NAME,
+    about,
+    article,
+    clean_object,
+    fact_candidate,
+    preference_candidate,
+)
+
+# Where the speaker studies or studied: "I graduated from MIT", "I study computer science at Stanford".
+_SCHOOL = re.compile(r"(?i:\bi (?:just |recently )?(?:graduated from|(?:study|studied|am studying|'m studying)"
+                     r"(?: [a-z]+){0,3} at|attend|attended) )" + NAME.format("org")
+                     + r"(?=\W|$)")
+# The end of the speaker's partnership: "Emma and I broke up", "I broke up with Emma", "we split up", "I got
+# divorced". Its memory takes back the partner (or spouse) relation.
+_BROKE_UP = re.compile(
+    r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:broke up|split up|separated|divorced|got divorced)"
+    r"(?: with)?|\band i (?:just |finally |recently )?(?:broke up|split up|separated|got divorced)|"
+    r"\b(?:broke|breaking) up with me)\b")
+# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
+_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
+                     + NAME.format("place"))
+_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working) as (?P<job>an? [a-z][a-z \-]{2,40}?)"
+                         r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
+_RESIDENCE = re.compile(
+    # "Just moved to Berlin" at a sentence's start is the speaker; "My sister Ana just moved to Porto" is not.
+    r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to |"
+    r"\bi(?: now)? (?:live|am living|'m living) in |\bi'?m (?:now )?based in |\bi am (?:now )?based in )"
+    + NAME.format("place"))
+_EMPLOYER = re.compile(
+    r"(?i:\bi(?: now| currently)? (?:work|am working|'m working) (?:at|for) |"
+    r"\bi (?:just )?(?:started|joined)(?: (?:a new job|working))?(?: at)? |\bmy new job at |"
+    # "I left Stripe, now I'm at Databricks": the new employer, where leaving the old one says it is a job.
+    r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
+    r"(?:now )?(?:at|with) |"
+    r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at )" + NAME.format("org"))
+# A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
+JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
+             r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"
+             r"editor|writer|producer|specialist|coordinator|administrator|supervisor|technician|researcher|"
+             r"principal|intern|chef|founder|ceo|cto|cfo|coo")
+_PROMOTED = re.compile(
+    r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?)"
+    r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"
+    r"(?= (?:now|at|for|in|on|today|yesterday|recently|again|this|last)\b|[.,;!?]|$)", CI)
+_NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
+_CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call me) )" + NAME.format("a"))
+_BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
+# The speaker's age: "I'm 34 years old", "I just turned 35".
+_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
+                  r"(?P<turned>\d{1,3})\b", CI)
+_DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
+                   r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
+_ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
+                      r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
+                      r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
+# "I have a peanut allergy", "a severe shellfish allergy".
+_HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
+                          r" allergy\b", CI)
+_DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
+_ON_A_DIET = re.compile(r"\bi(?:'m| am) (?:now )?on an? (?P<diet>[a-z][\w\-]*(?: [a-z][\w\-]*)?) diet\b", CI)
+_DIET_DROPPED = re.compile(rf"\bi(?:'m| am) (?:not|no longer) (?:a )?(?P<diet>{_DIETS})(?: any ?more)?\b|"
+                           rf"\bi (?:stopped|quit) being (?:a )?(?P<diet_b>{_DIETS})\b", CI)
+# What the speaker does not eat or drink: "I don't eat pork", "I can't eat gluten".
+_DOES_NOT_EAT = re.compile(r"\bi (?:don't|do not|can't|cannot|never) (?:eat|drink) (?P<what>[a-z][a-z \-]{1,30}?)"
+                           r"(?=[.,;!?]|$| any ?more\b| because\b)", CI)
+_NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
+                           r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
+_NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )"
+                        + NAME.format("what"))
+# A medicine and its dose: "I take 20mg of lisinopril every morning", "I'm on 50 mg sertraline".
+_MEDICATION = re.compile(r"\bi(?:'m| am)? (?:take|taking|on|was prescribed|got prescribed) (?P<dose>\d+(?:\.\d+)? ?"
+                         r"(?:mg|mcg|µg|g|ml|iu|units?)) (?:of )?(?P<drug>[a-z][\w\-]{2,})"
+                         r"(?: (?P<when>(?:every|each) (?:day|morning|evening|night)|daily|twice a day|once a day|"
+                         r"at night|in the morning))?", CI)
+_CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
+                        r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
+                        r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
+                        r")\b", CI)
+
+
+def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
+    found, me = [], first_person(message)
+    if match := _RESIDENCE.search(sentence):
+        place = Mention(match.group("place"), "place", "object")
+        fact = fact_candidate(about(message, f"Lives in {place.text}"), "residence", [me, place])
+        fact.relation, fact.domain = RelationSpec(me, "lives_in", place), "personal"
+        found.append(fact)
+    if match := _EMPLOYER.search(sentence):
+        org = Mention(match.group("org"), "org", "object")
+        fact = fact_candidate(about(message, f"Works at {org.text}"), "employer", [me, org])
+        fact.relation, fact.domain = RelationSpec(me, "works_at", org), "professional"
+        found.append(fact)
+    if (match := _SCHOOL.search(sentence)) and is_name(match.group("org")) and not TIME_WORD.match(match.group("org")):
+        school = Mention(match.group("org"), "org", "object")
+        fact = fact_candidate(about(message, f"Studies at {school.text}" if re.search(r"\bstud|attend\b", match.group(0), CI)
+                            else f"Studied at {school.text}"), "school", [me, school], domain="personal")
+        fact.relation = RelationSpec(me, "studies_at", school)
+        found.append(fact)
+    if match := _ORIGIN.search(sentence):
+        place = Mention(match.group("place"), "place", "object")
+        fact = fact_candidate(about(message, f"Is from {place.text}"), "hometown", [me, place], domain="personal")
+        fact.relation = RelationSpec(me, "from", place)
+        found.append(fact)
+    if match := _OCCUPATION.search(sentence):
+        found.append(fact_candidate(about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
+                           domain="professional"))
+    elif match := _PROMOTED.search(sentence):
+        job = match.group("job").strip()
+        found.append(fact_candidate(about(message, f"Works as {article(job)} {job}"), "occupation", [me],
+                           domain="professional"))
+    if match := _NAME.search(sentence):
+        found.append(fact_candidate(about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
+    if match := _CALL_ME.search(sentence):  # "My name is David but call me Dave": both
+        found.append(fact_candidate(about(message, f"Wants to be called {match.group('a')}"), "called", [me],
+                           domain="personal"))
+    if match := _AGE.search(sentence):
+        found.append(fact_candidate(about(message, f"Is {match.group('age') or match.group('turned')} years old"), "age",
+                           [me], domain="personal"))
+    if match := _BIRTHDAY.search(sentence):
+        found.append(fact_candidate(about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
+                           domain="personal"))
+    allergy = _ALLERGY.search(sentence) or _HAS_ALLERGY.search(sentence)
+    for what in re.split(r",? and |, ", allergy.group("what").strip()) if allergy else ():  # one fact per thing
+        hedged = allergy.groupdict().get("hedge")
+        said = f"Might be allergic to {what} (unsure)" if hedged else f"Allergic to {what}"
+        found.append(fact_candidate(about(message, said, " " if hedged else " is "), _allergy(what), [me], domain="health",
+                           importance=default_importance("health_fact")))
+    found += _taken_back(sentence, message)
+    if match := _MEDICATION.search(sentence):
+        drug, dose = match.group("drug").lower(), match.group("dose").replace(" ", "")
+        when = match.group("when")
+        found.append(fact_candidate(about(message, f"Takes {dose} of {drug}" + (f" {when.lower()}" if when else "")),
+                           f"medication:{drug}", [me], domain="health", importance=default_importance("health_fact")))
+    elif match := _CONDITION.search(sentence):
+        verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
+        found.append(fact_candidate(about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
+                           importance=default_importance("health_fact")))
+    if match := _DIET.search(sentence):
+        found.append(preference_candidate(about(message, f"Is {match.group('diet').lower()}"), "diet", message,
+                                 domain="personal"))
+    elif match := _ON_A_DIET.search(sentence):
+        found.append(preference_candidate(about(message, f"Is on a {match.group('diet').lower()} diet"), "diet", message,
+                                 domain="personal"))
+    elif match := _DIET_DROPPED.search(sentence):
+        diet = (match.group("diet") or match.group("diet_b")).lower()
+        found.append(preference_candidate(about(message, f"No longer {diet}"), "diet", message, domain="personal"))
+    if match := _DOES_NOT_EAT.search(sentence):
+        what = clean_object(match.group("what"))
+        found.append(preference_candidate(about(message, f"Does not eat {what}"), f"taste:{what.lower()}"[:64], message,
+                                 domain="personal"))
+    return found
+
+
+def _allergy(what: str) -> str:
+    """The attribute of an allergy: one per thing, so a second allergy is not a new value for the first."""
+    return f"allergy:{what.lower()}"[:64]
+
+
+def _taken_back(sentence: str, message: Message) -> list[Candidate]:
+    """"I'm not allergic to shellfish", "I don't work at Stripe anymore": a fact with the same attribute as
+    the one it takes back, so reconcile supersedes that one (extract_candidates drops it when the message
+    gives the new value itself: "I no longer live in Boston; I moved to Denver")."""
+    me, taken_back = first_person(message), []
+    if match := _NOT_ALLERGIC.search(sentence):
+        what = match.group("what").strip()
+        taken_back.append(fact_candidate(about(message, f"Not allergic to {what}", " is "), _allergy(what), [me],
+                                domain="health", importance=default_importance("health_fact")))
+    elif match := _BROKE_UP.search(sentence):
+        divorce = re.search(r"divorc|separat", match.group(0), CI)
+        partner = next((m for m in named_mentions(sentence) if m.kind == "person"), None)
+        said = ("Got divorced" if divorce else "Broke up") + (f" with {partner.text}" if partner else "")
+        mentions = [me] + ([Mention(partner.text, role="object")] if partner else [])
+        taken_back.append(fact_candidate(about(message, said), "role:spouse_of" if divorce else "role:partner_of", mentions,
+                                domain="relationship"))
+    elif (match := _NO_LONGER.search(sentence)) and is_name(match.group("what")):
+        attribute = "residence" if match.group("verb").lower().startswith("live") else "employer"
+        said = f"No longer {'lives in' if attribute == 'residence' else 'works at'} {match.group('what')}"
+        taken_back.append(fact_candidate(about(message, said), attribute, [me],
+                                domain="personal" if attribute == "residence" else "professional"))
+    for fact in taken_back:
+        fact.details["takes_back"] = True
+    return taken_back
