@@ -38,7 +38,8 @@ ROLE_WORDS = {
     "fiancee": "partner_of", "spouse": "spouse_of",
     "sister": "sibling_of", "brother": "sibling_of", "sibling": "sibling_of",
     "mother": "parent_of", "mom": "parent_of", "mum": "parent_of", "father": "parent_of", "dad": "parent_of",
-    "son": "child_of", "daughter": "child_of", "child": "child_of", "kid": "child_of", "youngest": "child_of", "oldest": "child_of", "eldest": "child_of",
+    "son": "child_of", "daughter": "child_of", "child": "child_of", "kid": "child_of", "youngest": "child_of",
+    "oldest": "child_of", "eldest": "child_of",
     "roommate": "roommate_of", "flatmate": "roommate_of", "college roommate": "roommate_of",
     "friend": "friend_of", "best friend": "friend_of", "colleague": "colleague_of", "coworker": "colleague_of",
     "co-worker": "colleague_of", "client": "client_of", "doctor": "doctor_of", "therapist": "therapist_of",
@@ -162,8 +163,8 @@ _PERSON_AFTER = re.compile(
     r"^(?:,? (?:and|&) (?:I|me)\b|, (?:my|our|his|her|their) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
     r" (?:really |just |also |finally |never |always )?(?:said|says|told|tells|asked|thinks|thought|texted|"
     r"called|wants|wanted|loves|turned|turns|prefers|hates|likes|works|lives)\b|"
-    r"(?: is| was)(?: severely| very| also)? (?:allergic|vegetarian|vegan|pregnant)\b|(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS))
-    + r")\b|"
+    r"(?: is| was)(?: severely| very| also)? (?:allergic|vegetarian|vegan|pregnant)\b|"
+    r"(?: is| was| has been) (?:my|\w+['’]s) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
     r"(?: is| was|'s| seems| seemed| feels| felt| got| just got) (?:so |really |very |a bit |getting )?(?:worried|"
     r"happy|sad|excited|stressed|upset|angry|sick|ill|pregnant|married|engaged|nervous|scared|proud|tired|lonely|"
     r"moving|visiting|coming|staying|leaving|retiring|graduating|planning|thinking|hoping|starting)\b)",

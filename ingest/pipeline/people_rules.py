@@ -26,8 +26,8 @@ ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "st
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
 # A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
 _ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
-_MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i:(?:'s|’s) name is| is(?: called| named)?) "
-                         + NAME.format("a"))
+_MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE
+                         + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
                            + NAME.format("a"))
@@ -36,7 +36,8 @@ _THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is
 # The speaker's own family named: "I have a sister named Anna", "I have two daughters, Mia and Zoe", "we have a son
 # named Leo".
 _I_HAVE_FAMILY = re.compile(r"(?i:\b(?:i|we) (?:have|'ve got|got|had) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
-                            r"(?P<family>sisters?|brothers?|sons?|daughters?|kids?|children|child)(?:,| named| called|:)) "
+                            r"(?P<family>sisters?|brothers?|sons?|daughters?|kids?|children|child)"
+                            r"(?:,| named| called|:)) "
                             + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daughters": "daughter", "kids": "kid",
                 "children": "child"}
@@ -78,8 +79,8 @@ _ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-
 _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
                      + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
 _OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
-_NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?(?: and (?:his|her|"
-                          r"their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
+_NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?"
+                          r"(?: and (?:his|her|their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
 _WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)) "
                        r"(?i:at|for) " + NAME.format("org"))
@@ -119,8 +120,8 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
     if (match := _THEIR_CHILDREN.search(sentence)) and is_name(parent := match.group("b")):
         for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
             if is_name(name):
-                found.append(relation_candidate(f"{name} is {parent}'s child", Mention(name, role="subject"), "child_of",
-                                       Mention(parent, role="object")))
+                found.append(relation_candidate(f"{name} is {parent}'s child", Mention(name, role="subject"),
+                                                "child_of", Mention(parent, role="object")))
     for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME):
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
@@ -142,19 +143,20 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
         person = role_mention(message, role, "subject")
         where = Mention(match.group("place"), "org" if works else "place", "object")
         said = "works at" if works else "lives in"
-        fact = fact_candidate(f"{possessive(message).capitalize()} {role} {said} {where.text}", "employer" if works else "residence",
-                     [person, where], domain="professional" if works else "personal")
+        fact = fact_candidate(f"{possessive(message).capitalize()} {role} {said} {where.text}",
+                              "employer" if works else "residence", [person, where],
+                              domain="professional" if works else "personal")
         fact.relation = RelationSpec(person, "works_at" if works else "lives_in", where)
         found.append(fact)
     if _OUR_FRIENDSHIP.search(sentence) and (friend := _addressee(message)):
         me = first_person(message, "subject")
         found.append(relation_candidate(f"{message.speaker or 'The user'} and {friend} are friends", me, "friend_of",
-                               Mention(friend, role="object")))
+                                        Mention(friend, role="object")))
     for name, word in named_org_roles(sentence):
         predicate = ORG_ROLE_WORDS[word]
         org = Mention(name, kind="org", role="object", names_role=role_node_name(message, word))
         found.append(relation_candidate(about(message, f"{ORG_RELATION_WORDS[predicate]} {name}"),
-                               first_person(message, "subject"), predicate, org))
+                                        first_person(message, "subject"), predicate, org))
     if match := _WORKS_AT.search(sentence):
         if is_name(match.group("a")) and is_name(match.group("org")):
             person, org = Mention(match.group("a"), role="subject"), Mention(match.group("org"), "org", "object")
@@ -204,7 +206,7 @@ def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
                 pet = Mention(name, kind="pet", role="subject")
                 if named_owner:  # "Carlos has a dog called Pepper"
                     relation = relation_candidate(f"{name} is {named_owner}'s {kind.removesuffix('s')}", pet, "pet_of",
-                                         Mention(named_owner, role="object"))
+                                                  Mention(named_owner, role="object"))
                     relation.domain = "personal"
                     found.append(relation)
                 elif not mine:
@@ -215,7 +217,8 @@ def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
                     # "Caroline's dog" as an alias would match Caroline herself).
                     pet.names_role = role_node_name(message, kind)
                     pet.role_phrase = "" if message.speaker else f"my {kind}"
-                    relation = relation_candidate(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of", owner)
+                    relation = relation_candidate(f"{name} is {whose_name}'s {kind.removesuffix('s')}", pet, "pet_of",
+                                                  owner)
                     relation.domain = "personal"
                     found.append(relation)
         if found:
@@ -233,7 +236,8 @@ def answered_names(text: str, message: Message) -> list[Candidate]:
     found, me, whose = [], first_person(message, "object"), message.speaker or "the user"
     for name in filter(is_name, names):
         if message.names_answer == CHILD:
-            found.append(relation_candidate(f"{name} is {whose}'s child", Mention(name, role="subject"), "child_of", me))
+            found.append(relation_candidate(f"{name} is {whose}'s child", Mention(name, role="subject"), "child_of",
+                                            me))
         else:
             pet = Mention(name, kind="pet", role="subject")
             found.append(relation_candidate(f"{name} is {whose}'s {message.names_answer}", pet, "pet_of", me))

@@ -37,8 +37,8 @@ CUES = [
     (re.compile(r"\b(prefer|preferably|rather|favou?rite|love|enjoy|hate|dislike|can't stand|cannot stand|"
                 r"don't like|avoid|allergic|vegetarian|vegan|pescatarian|gluten|lactose)\b|"
                 r"\b(i|we|they)( really| also| totally| do)? like\b", CI), 0.3),
-    (re.compile(r"\b(moved|relocat\w*|live|living|based in|works? (at|for|from home|remotely)|working (at|for|from home|remotely)|"
-                r"job|started at|joined|"
+    (re.compile(r"\b(moved|relocat\w*|live|living|based in|works? (at|for|from home|remotely)|"
+                r"working (at|for|from home|remotely)|job|started at|joined|"
                 r"hired|promoted|quit|retired|graduated|married|engaged|divorced|pregnant|born|birthday|"
                 r"my name is|call me|diagnosed|medication|take \w+ (daily|every)|"
                 r"i'm an? |i am an? )\b", CI), 0.3),

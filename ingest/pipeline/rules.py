@@ -86,10 +86,10 @@ _PREFERENCE = re.compile(
     r"like|love|enjoy|hate|dislike|can't stand|cannot stand|don't like|do not like|don't enjoy)\s+(?P<what>[^.!?;]+)", CI)
 # A taste given up: "no more sushi for me", "I quit coffee", "I've stopped eating meat" (a taste of its own, so it
 # supersedes "Loves sushi").
-_GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|i(?:'ve| have)? (?:stopped|quit|gave up|given up)"
-                      r" (?:eating |drinking |having )?(?!(?:my|the|a|an|his|her|their|our|by|at|to|in|for|on|with|"
-                      r"work|working|it|that|this|being)\b)(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)",
-                      CI)
+_GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|"
+                      r"i(?:'ve| have)? (?:stopped|quit|gave up|given up) (?:eating |drinking |having )?"
+                      r"(?!(?:my|the|a|an|his|her|their|our|by|at|to|in|for|on|with|work|working|it|that|this|being)\b)"
+                      r"(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)", CI)
 _FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
                        r" is (?P<what>[^.!?;]+)", CI)
 _STANDING = re.compile(r"\b(?:please )?(?P<when>always|never|don't|do not) (?P<what>(?:use|reply|answer|write|send|"
@@ -122,7 +122,8 @@ _VAGUE_OBJECT = re.compile(r"(?:it|them|that|this|these|those|how|what|when|you|
 _NO_OBJECT = re.compile(r"to(?: (?:hear|see|know|say|think|do|be))?", CI)
 _TOO = re.compile(r",?\s+(?:too|as well|also)$", CI)
 PREFERENCE_VERBS = {
-    "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "’d rather": "prefers", "like": "likes", "love": "loves",
+    "prefer": "prefers", "would rather": "prefers", "'d rather": "prefers", "’d rather": "prefers", "like": "likes",
+    "love": "loves",
     "enjoy": "enjoys", "hate": "dislikes", "dislike": "dislikes", "can't stand": "dislikes",
     "cannot stand": "dislikes", "don't like": "dislikes", "do not like": "dislikes", "don't enjoy": "dislikes",
 }
@@ -149,8 +150,8 @@ def extract_candidates(message: Message) -> list[Candidate]:
 def _sentence_candidates(sentence: str, message: Message) -> list[Candidate]:
     if match := _INFERENCE.search(sentence):
         return [_inference(sentence, match, message)]
-    found = (pet_candidates(sentence, message) + relation_candidates(sentence, message) + self_fact_candidates(sentence, message)
-             + _preferences(sentence, message))
+    found = (pet_candidates(sentence, message) + relation_candidates(sentence, message)
+             + self_fact_candidates(sentence, message) + _preferences(sentence, message))
     event = _event(sentence, message)
     return _hedged(sentence, found + ([event] if event else []))
 
@@ -198,7 +199,7 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
         if what and not _VAGUE_OBJECT.match(what) and not _NO_OBJECT.fullmatch(what):
             attribute = f"prefers:{_head(what)}" if verb == "prefers" else f"taste:{what.lower()}"[:64]
             found.append(preference_candidate(about(message, f"{verb.capitalize()} {what}"), attribute, message,
-                                     mentions=named_mentions(what)))
+                                              mentions=named_mentions(what)))
     if match := _GAVE_UP.search(sentence):
         what = clean_object(match.group("what") or match.group("what2"))
         attribute = f"taste:{what.lower()}"[:64]
@@ -211,7 +212,7 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
     if not message.speaker and (match := _STANDING.search(sentence)):  # said to the assistant, not in a chat
         when = "always" if match.group("when").lower() == "always" else "never"
         found.append(preference_candidate(about(message, f"Wants the assistant to {when} "
-                                                 f"{clean_object(match.group('what'))}"), "", message))
+                                                f"{clean_object(match.group('what'))}"), "", message))
     return found
 
 

@@ -65,7 +65,8 @@ _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: 
                       r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
                       r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
 # "I have a peanut allergy", "a severe shellfish allergy".
-_HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
+_HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?"
+                          r"(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
                           r" allergy\b", CI)
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _ON_A_DIET = re.compile(r"\bi(?:'m| am) (?:now )?on an? (?P<diet>[a-z][\w\-]*(?: [a-z][\w\-]*)?) diet\b", CI)
@@ -103,8 +104,9 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact)
     if (match := _SCHOOL.search(sentence)) and is_name(match.group("org")) and not TIME_WORD.match(match.group("org")):
         school = Mention(match.group("org"), "org", "object")
-        fact = fact_candidate(about(message, f"Studies at {school.text}" if re.search(r"\bstud|attend\b", match.group(0), CI)
-                            else f"Studied at {school.text}"), "school", [me, school], domain="personal")
+        studies = re.search(r"\bstud|attend\b", match.group(0), CI)
+        fact = fact_candidate(about(message, f"{'Studies' if studies else 'Studied'} at {school.text}"), "school",
+                              [me, school], domain="personal")
         fact.relation = RelationSpec(me, "studies_at", school)
         found.append(fact)
     if match := _ORIGIN.search(sentence):
@@ -114,51 +116,53 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact)
     if match := _OCCUPATION.search(sentence):
         found.append(fact_candidate(about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
-                           domain="professional"))
+                                    domain="professional"))
     elif match := _PROMOTED.search(sentence):
         job = match.group("job").strip()
         found.append(fact_candidate(about(message, f"Works as {article(job)} {job}"), "occupation", [me],
-                           domain="professional"))
+                                    domain="professional"))
     if match := _NAME.search(sentence):
-        found.append(fact_candidate(about(message, f"Name is {match.group('a')}", "'s "), "name", [me], domain="personal"))
+        found.append(fact_candidate(about(message, f"Name is {match.group('a')}", "'s "), "name", [me],
+                                    domain="personal"))
     if match := _CALL_ME.search(sentence):  # "My name is David but call me Dave": both
         found.append(fact_candidate(about(message, f"Wants to be called {match.group('a')}"), "called", [me],
-                           domain="personal"))
+                                    domain="personal"))
     if match := _AGE.search(sentence):
-        found.append(fact_candidate(about(message, f"Is {match.group('age') or match.group('turned')} years old"), "age",
-                           [me], domain="personal"))
+        age = match.group("age") or match.group("turned")
+        found.append(fact_candidate(about(message, f"Is {age} years old"), "age", [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
-        found.append(fact_candidate(about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday", [me],
-                           domain="personal"))
+        found.append(fact_candidate(about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday",
+                                    [me], domain="personal"))
     allergy = _ALLERGY.search(sentence) or _HAS_ALLERGY.search(sentence)
     for what in re.split(r",? and |, ", allergy.group("what").strip()) if allergy else ():  # one fact per thing
         hedged = allergy.groupdict().get("hedge")
         said = f"Might be allergic to {what} (unsure)" if hedged else f"Allergic to {what}"
-        found.append(fact_candidate(about(message, said, " " if hedged else " is "), _allergy(what), [me], domain="health",
-                           importance=default_importance("health_fact")))
+        found.append(fact_candidate(about(message, said, " " if hedged else " is "), _allergy(what), [me],
+                                    domain="health", importance=default_importance("health_fact")))
     found += _taken_back(sentence, message)
     if match := _MEDICATION.search(sentence):
         drug, dose = match.group("drug").lower(), match.group("dose").replace(" ", "")
         when = match.group("when")
         found.append(fact_candidate(about(message, f"Takes {dose} of {drug}" + (f" {when.lower()}" if when else "")),
-                           f"medication:{drug}", [me], domain="health", importance=default_importance("health_fact")))
+                                    f"medication:{drug}", [me], domain="health",
+                                    importance=default_importance("health_fact")))
     elif match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(fact_candidate(about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
-                           importance=default_importance("health_fact")))
+                                    importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
         found.append(preference_candidate(about(message, f"Is {match.group('diet').lower()}"), "diet", message,
-                                 domain="personal"))
+                                          domain="personal"))
     elif match := _ON_A_DIET.search(sentence):
-        found.append(preference_candidate(about(message, f"Is on a {match.group('diet').lower()} diet"), "diet", message,
-                                 domain="personal"))
+        found.append(preference_candidate(about(message, f"Is on a {match.group('diet').lower()} diet"), "diet",
+                                          message, domain="personal"))
     elif match := _DIET_DROPPED.search(sentence):
         diet = (match.group("diet") or match.group("diet_b")).lower()
         found.append(preference_candidate(about(message, f"No longer {diet}"), "diet", message, domain="personal"))
     if match := _DOES_NOT_EAT.search(sentence):
         what = clean_object(match.group("what"))
         found.append(preference_candidate(about(message, f"Does not eat {what}"), f"taste:{what.lower()}"[:64], message,
-                                 domain="personal"))
+                                          domain="personal"))
     return found
 
 
@@ -175,19 +179,19 @@ def _taken_back(sentence: str, message: Message) -> list[Candidate]:
     if match := _NOT_ALLERGIC.search(sentence):
         what = match.group("what").strip()
         taken_back.append(fact_candidate(about(message, f"Not allergic to {what}", " is "), _allergy(what), [me],
-                                domain="health", importance=default_importance("health_fact")))
+                                         domain="health", importance=default_importance("health_fact")))
     elif match := _BROKE_UP.search(sentence):
         divorce = re.search(r"divorc|separat", match.group(0), CI)
         partner = next((m for m in named_mentions(sentence) if m.kind == "person"), None)
         said = ("Got divorced" if divorce else "Broke up") + (f" with {partner.text}" if partner else "")
         mentions = [me] + ([Mention(partner.text, role="object")] if partner else [])
-        taken_back.append(fact_candidate(about(message, said), "role:spouse_of" if divorce else "role:partner_of", mentions,
-                                domain="relationship"))
+        taken_back.append(fact_candidate(about(message, said), "role:spouse_of" if divorce else "role:partner_of",
+                                         mentions, domain="relationship"))
     elif (match := _NO_LONGER.search(sentence)) and is_name(match.group("what")):
         attribute = "residence" if match.group("verb").lower().startswith("live") else "employer"
         said = f"No longer {'lives in' if attribute == 'residence' else 'works at'} {match.group('what')}"
         taken_back.append(fact_candidate(about(message, said), attribute, [me],
-                                domain="personal" if attribute == "residence" else "professional"))
+                                         domain="personal" if attribute == "residence" else "professional"))
     for fact in taken_back:
         fact.details["takes_back"] = True
     return taken_back

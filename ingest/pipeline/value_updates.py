@@ -7,7 +7,8 @@ about a topic (the content words of its clause, "build") is an update of an earl
 user's that gives another number for the same measure and shares a topic word (two for a long message), when
 the same clause says so ("now", "up to", "grew to", "changed to", "no longer", "instead of", …: UPDATE_CUE) and
 both are short statements. Otherwise both are kept (a long message holds more than its value) and the later one
-names the earlier in `details.updates` (a chain GET /memories/<id> shows); search puts the later first. What the assistant said never updates what the user said, nor the reverse.
+names the earlier in `details.updates` (a chain GET /memories/<id> shows); search puts the later first. What
+the assistant said never updates what the user said, nor the reverse.
 A size or a duration is one measure whatever its unit ("512MB" then "1GB", "90 seconds" then "2 minutes"), and
 a date is the value of the thing it is the date of ("a deadline of April 1, 2024" then "the deadline … to April
 5, 2024"). Reads only (one query for a candidate that gives a value); persist supersedes or links.
