@@ -59,8 +59,8 @@ _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date
 # The speaker's age: "I'm 34 years old", "I just turned 35".
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)
-_DIET = re.compile(r"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>vegetarian|vegan|pescatarian|keto|gluten[- ]free|"
-                   r"lactose intolerant|dairy[- ]free|teetotal|sober)\b", CI)
+_DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
+_DIET = re.compile(rf"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>{_DIETS}|lactose intolerant)\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
                       r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
                       r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
@@ -68,7 +68,6 @@ _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: 
 _HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?"
                           r"(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
                           r" allergy\b", CI)
-_DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _ON_A_DIET = re.compile(r"\bi(?:'m| am) (?:now )?on an? (?P<diet>[a-z][\w\-]*(?: [a-z][\w\-]*)?) diet\b", CI)
 _DIET_DROPPED = re.compile(rf"\bi(?:'m| am) (?:not|no longer) (?:a )?(?P<diet>{_DIETS})(?: any ?more)?\b|"
                            rf"\bi (?:stopped|quit) being (?:a )?(?P<diet_b>{_DIETS})\b", CI)

@@ -109,12 +109,12 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
         if names_people and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
-        if domain != Domain.PROFESSIONAL and FOOD.search(query):
-            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]
         elif domain == Domain.HEALTH and method == "centroid":
             # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"): the guess
             # also reads the personal domain, which holds no health matter, rather than health alone.
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
+        if domain != Domain.PROFESSIONAL and FOOD.search(query):
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]
     if min_confidence is None:
         professional = domain == "professional" and not all_domains
         min_confidence = recall_setting(

@@ -87,6 +87,8 @@ def test_a_question_about_food_reads_the_allergy_and_a_work_question_does_not(al
     assert allergy.content in contents(dinner)
     work = search(alice_api, "book the client lunch for the proposal review")
     assert "health" not in work["domains"] and allergy.content not in contents(work)
+    pet = search(alice_api, "what should Rex eat")  # a health guess by the centroids alone still reads personal
+    assert pet["domain"] == "health" and set(pet["domains"]) == {"health", "personal"}
 
 
 def test_including_personal_stuff_opens_every_domain(alice_api, seed_world):
