@@ -47,6 +47,7 @@ ROLE_WORDS = {
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
     "coach": "coach_of", "teacher": "teacher_of", "tutor": "teacher_of", "trainer": "coach_of",
+    **{f"{kin}-in-law": "relative_of" for kin in ("brother", "sister", "mother", "father", "son", "daughter")},
 }
 # Words for one role of one person: "my husband" in one session and "my partner" in another are one node.
 ROLE_GROUPS = [
@@ -57,7 +58,7 @@ ROLE_GROUPS = [
 # Roles only one person holds at a time: a role node at its first mention ("my mom"; "my friend" may be
 # anyone of several), and the spouse words ("my partner" said of a husband is still a spouse).
 ONE_HOLDER_ROLES = {"mom", "mum", "mother", "dad", "father", "husband", "wife", "spouse", "hubby", "missus",
-                    "grandma", "grandmother", "grandpa", "grandfather"}
+                    "grandma", "grandmother", "grandpa", "grandfather", "mother-in-law", "father-in-law"}
 # Roles whose first mention already means one particular person: those above, and a close relative ("my son
 # got into an accident", "my brother wrote it"), unlike "my friend" or "my colleague", who may be any of many.
 NODE_AT_ONCE_ROLES = ONE_HOLDER_ROLES | {"son", "daughter", "brother", "sister", "youngest", "oldest", "eldest"}
@@ -196,13 +197,24 @@ _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
-    r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? to|play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
+    r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? (?:to|from)|(?:migrat|upgrad|convert)\w* from|"
+    r"play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
     r"install(?:s|ed|ing)?|"
     r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to)\s+(?:the |an? )?$",
     re.IGNORECASE)
 _THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
                           r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe|"
                           r"tournaments?|championships?|league)\b", re.IGNORECASE)
+# A capital inside a word is a product's or a company's ("FastAPI", "PostgreSQL", "DigitalOcean"), not a person's
+# ("McKenzie", "DeShawn", "O'Brien", "MacArthur", "LaToya" are).
+_CAMEL_CASE = re.compile(r"\b(?:(?!(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]|"
+                         r"[A-Z]{2,}[a-z]{2,})")  # "SQLAlchemy"
+# Makers of the cars people drive: "a 2018 Honda Civic", "the Tesla", never a person's first name.
+CAR_MAKES = frozenset("""
+honda toyota tesla ford bmw audi mercedes volkswagen vw subaru mazda nissan hyundai kia chevy chevrolet jeep volvo
+porsche lexus prius dodge ram gmc cadillac buick acura infiniti mitsubishi fiat peugeot renault skoda seat opel
+""".split())
+_CAR_BEFORE = re.compile(r"\b(?:a|an|my|our|the|his|her|their|new|used|old|\d{4})\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _LIST_JOIN = re.compile(r",? (?:and|or|&) |, ")
 _THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play)s?"
@@ -331,9 +343,16 @@ def named_mentions(text: str) -> list[Mention]:
         if name.lower() not in seen and (len(name.split()) > 1 or _is_word_of_a_name(name)):
             seen.add(name.lower())
             found.append(Mention(name, kind="thing"))
+    groups = []  # one's own business or group by its name, whatever its words are: "my bakery is called Sweet Crumbs"
+    for name, _ in named_org_roles(text):
+        if (start := text.find(name)) >= 0 and name.lower() not in seen:
+            seen.add(name.lower())
+            groups.append(range(start, start + len(name)))
+            found.append(Mention(name, kind="org"))
     previous = None  # (end, kind) of the name before: "brands like Nike and Under Armour" are both orgs
     for name, written, match in name_spans(text):
-        if name.lower() in seen or any(t.start() <= match.start() < t.end() for t in titles):
+        if (name.lower() in seen or any(t.start() <= match.start() < t.end() for t in titles)
+                or any(match.start() in group for group in groups)):
             continue
         seen.add(name.lower())
         before = text[: match.start()] + ("the " if match.group(0).startswith("The ") else "")
@@ -376,6 +395,8 @@ def name_kind(name: str, before: str, after: str) -> str:
             return kind
     if first in PLACE_FIRST_WORDS and " " in name:
         return "place"
+    if first in CAR_MAKES and (" " in name or _CAR_BEFORE.search(before)):
+        return "thing"
     if re.search(r" (?:of|of the|the) ", name):  # "Lord of the Rings", "Game of Thrones": a title
         return "thing"
     if _PET_BEFORE.search(before) or _PET_AFTER.search(after):
@@ -390,7 +411,7 @@ def name_kind(name: str, before: str, after: str) -> str:
     article = _THE_BEFORE.search(before)  # "the Himalayas", "The Wolves", "The Hobbit": nobody's name
     before = before[:article.start()] + " " if article else before
     if (_THING_AFTER.search(after) or _THING_BEFORE.search(before) or _THING_CALLED.search(before)
-            or (name.isupper() and len(name) > 1)):
+            or (name.isupper() and len(name) > 1) or _CAMEL_CASE.search(bare)):
         return "thing"
     if _PLACE_BEFORE.search(before):
         return "place"
@@ -436,7 +457,7 @@ _ORG_ROLE = re.compile(
 # The same group named: "our group, 'Connected LGBTQ Activists'", "my band, the Ravens"; "The Wolves are my team".
 _NAMED_ORG_ROLE = re.compile(
     r"\b(?i:(?:my|our) (?:(?:own|new|little|local|nearby|old) )*(?P<mods>" + _ORG_MODIFIER + r"{0,3}?)"
-    + _ORG_WORD.replace("what", "what_a") + r",? (?:called |named )?(?:the )?)"
+    + _ORG_WORD.replace("what", "what_a") + r",? (?:(?:is |was )?(?:called|named) )?(?:the )?)"
     r"(?-i:[\"“'‘](?P<quoted>[A-Z][^\"“”'‘’.!?]{1,60}?)[\"”'’]|(?P<name_a>" + _WORD + r"(?: " + _WORD + r"){0,3}))"
     r"|(?-i:(?P<name_b>" + _WORD + r"(?: " + _WORD + r"){0,3})) (?:is|are|was|were) (?:my|our) (?:new |old )?"
     + _ORG_WORD.replace("what", "what_b"), re.IGNORECASE)
@@ -470,7 +491,7 @@ def named_org_roles(text: str) -> list[tuple[str, str]]:
             continue  # "I've had some tough times with my business, Jon." speaks to Jon
         name = (match.group("quoted") or match.group("name_a") or match.group("name_b") or "").strip()
         name = re.sub(r"^The ", "", name)
-        if name and (match.group("quoted") or is_name(name.split(" ")[0])):
+        if name and (match.group("quoted") or any(is_name(word) for word in name.split(" "))):
             found.append((name, (match.group("what_a") or match.group("what_b")).lower()))
     return found
 

@@ -71,6 +71,9 @@ _FUNCTION_WORDS = frozenset(
     "lot much many some any all more most get got gotta think know guess mean way thing things stuff might may "
     "maybe perhaps probably sure yet named called don't doesn't didn't can't cannot won't isn't aren't wasn't never "
     "like likes love loves enjoy enjoys prefer prefers hate hates dislike dislikes name".split())
+# What someone has: one word of news, which a relation about its owner does not say.
+_OWNED = re.compile(r"\b(?:has|have|owns|own|bought|drives|drive)\s+(?:a|an|two|three|some|his|her|their|a new|an old)\s+"
+                    r"(?:\w+\s+)?(\w+)", CI)
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
 _SENTENCES = re.compile(r"(?<=[.!?;])(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)\s+")  # not "Mrs. Kim"
@@ -170,7 +173,8 @@ def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
     unsaid = [word for word in _words(text) if word not in held]
     return (not candidates or len(unsaid) >= EPISODIC_COPY_MIN_WORDS
             or sum(word not in _FUNCTION_WORDS for word in unsaid) >= EPISODIC_COPY_MIN_CONTENT_WORDS
-            or any(char.isdigit() for word in unsaid for char in word))  # "… and he's 4": a number is news
+            or any(char.isdigit() for word in unsaid for char in word)  # "… and he's 4": a number is news
+            or any(owned.lower() in unsaid for owned in _OWNED.findall(text)))  # "my neighbour Bob has a boat"
 
 
 def _words(text: str) -> list[str]:

@@ -34,7 +34,8 @@ _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working
                          r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
 _RESIDENCE = re.compile(
     # "Just moved to Berlin" at a sentence's start is the speaker; "My sister Ana just moved to Porto" is not.
-    r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)? to |"
+    r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)?"
+    r"(?: from (?-i:[A-Z])[\w'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,2})? to |"  # "I moved from Chicago to Denver"
     r"\bi(?: now)? (?:live|am living|'m living) in |\bi'?m (?:now )?based in |\bi am (?:now )?based in )"
     + NAME.format("place"))
 _EMPLOYER = re.compile(
@@ -60,7 +61,10 @@ _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
-_DIET = re.compile(rf"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>{_DIETS}|lactose intolerant)\b", CI)
+_DIET = re.compile(rf"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
+# An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
+_INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? (?P<what>[a-z]+)[- ]intolerant\b|"
+                          r"\bi have (?:an? )?(?:mild |severe |slight )?(?P<what_b>[a-z]+) intolerance\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
                       r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
                       r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
@@ -83,6 +87,10 @@ _MEDICATION = re.compile(r"\bi(?:'m| am)? (?:take|taking|on|was prescribed|got p
                          r"(?:mg|mcg|µg|g|ml|iu|units?)) (?:of )?(?P<drug>[a-z][\w\-]{2,})"
                          r"(?: (?P<when>(?:every|each) (?:day|morning|evening|night)|daily|twice a day|once a day|"
                          r"at night|in the morning))?", CI)
+# A diagnosis names its condition whatever it is: "I was diagnosed with type 2 diabetes last month".
+_DIAGNOSED = re.compile(r"\bi(?: was|'ve been| have been| got| just got)(?: just| recently)? diagnosed with "
+                        r"(?P<what>[a-z0-9][\w'\- ]{1,40}?)(?=[.,;!?]|$| (?:last|this|a few|in|on|at|when|after|"
+                        r"yesterday|today|recently|back|and|but|so|which|two|three|several)\b)", CI)
 _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m taking|am taking) (?P<what>"
                         r"(?:asthma|diabetes|migraines?|adhd|anxiety|depression|insomnia|high blood pressure|"
                         r"celiac disease|eczema|arthritis|a bad back|back pain)|\w+ (?:daily|every (?:day|morning|night))"
@@ -145,10 +153,17 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact_candidate(about(message, f"Takes {dose} of {drug}" + (f" {when.lower()}" if when else "")),
                                     f"medication:{drug}", [me], domain="health",
                                     importance=default_importance("health_fact")))
+    elif match := _DIAGNOSED.search(sentence):
+        found.append(fact_candidate(about(message, f"Has {clean_object(match.group('what'))}"),
+                                    "", [me], domain="health", importance=default_importance("health_fact")))
     elif match := _CONDITION.search(sentence):
         verb = "Takes" if re.search(r"\btak", match.group(0), CI) else "Has"
         found.append(fact_candidate(about(message, f"{verb} {match.group('what').lower()}"), "", [me], domain="health",
                                     importance=default_importance("health_fact")))
+    if match := _INTOLERANCE.search(sentence):
+        what = (match.group("what") or match.group("what_b")).lower()
+        found.append(fact_candidate(about(message, f"Is {what} intolerant"), f"intolerance:{what}"[:64], [me],
+                                    domain="health", importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
         found.append(preference_candidate(about(message, f"Is {match.group('diet').lower()}"), "diet", message,
                                           domain="personal"))

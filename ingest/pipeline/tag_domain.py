@@ -22,6 +22,7 @@ import numpy as np
 
 from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
 from ingest.pipeline.base import Candidate, Stage, WorkItem
+from ingest.pipeline.names_in_text import ROLE_WORDS
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.embedding import embed_query, embed_texts
 
@@ -68,6 +69,15 @@ EMOTIONAL = re.compile(
     r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
     r"unconfirmed inference)\b", CI)
 SENSITIVE_DOMAINS = {"health", "relationship"}
+# Family as company on an outing: "lunch with my brother at a Thai place", "went hiking with my husband", "my sister
+# and I saw a play". What the user did is the matter, not the relationship: filed by the activity, and personal where
+# it would be scheduling, so that the personal and the relationship questions both read it (search/retrieval/gating).
+_FAMILY = rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|family|cousins?|grand\w+)"
+# Who someone named is to the user, said on the way to what is said of them: left out of what the centroids read.
+_NAMED_ROLE = re.compile(r"\b(?i:my|our) (?i:" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
+                         + r") (?=[A-Z])")
+_COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the) (?:\w+ )?{_FAMILY}(?:'s)?(?: and (?:my |our |the )?"
+                      rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b", CI)
 @functools.cache
 def domain_centroids() -> tuple[list[str], np.ndarray]:
     """(domains, unit centroids) of the labelled example memories, embedded once per process."""
@@ -81,17 +91,32 @@ def keyword_hits(text: str) -> dict[str, int]:
 def classify_domains(texts: list[str]) -> list[str]:
     """One domain per text: keyword hits decide; text without any goes to the embedding centroids."""
     labels: list[str | None] = []
-    for text in texts:
+    model_texts = list(texts)
+    for index, text in enumerate(texts):
         hits = {domain: n for domain, n in keyword_hits(text).items() if n}
+        if "relationship" in hits and not EMOTIONAL.search(text) and _COMPANY.search(text):
+            hits, model_texts[index] = _company_hits(text, hits)
+        elif not hits and not EMOTIONAL.search(text):
+            model_texts[index] = _NAMED_ROLE.sub("", text)  # "my neighbour Bob has a boat" is about Bob's boat
         label = max(hits, key=lambda d: (hits[d], -PRIORITY.index(d))) if hits else None
         # A time is not what a health matter is about: "my dentist appointment is on Dec 12 at 3pm" is health,
         # which a health question reads alone (search/retrieval/gating.py), however many time words it has.
         labels.append("health" if label == "scheduling" and "health" in hits else label)
     pending = [index for index, label in enumerate(labels) if label is None]
     if pending:
-        for index, label in zip(pending, _nearest_centroids([texts[i] for i in pending])):
+        for index, label in zip(pending, _nearest_centroids([model_texts[i] for i in pending])):
             labels[index] = label
     return labels
+
+
+def _company_hits(text: str, hits: dict[str, int]) -> tuple[dict[str, int], str]:
+    """(hits, text for the centroids) of a text naming family: without the family words that are only the
+    company of what the user did (an outing's time filed personal), unless the family is still the matter."""
+    alone = _COMPANY.sub(" ", text)
+    left = {domain: n for domain, n in keyword_hits(alone).items() if n}
+    if "relationship" in left:
+        return hits, text
+    return {("personal" if domain == "scheduling" else domain): n for domain, n in left.items()}, alone
 
 
 def _nearest_centroids(texts: list[str]) -> list[str]:

@@ -8,7 +8,8 @@ user's that gives another number for the same measure and shares a topic word (t
 the same clause says so ("now", "up to", "grew to", "changed to", "no longer", "instead of", …: UPDATE_CUE) and
 both are short statements. Otherwise both are kept (a long message holds more than its value) and the later one
 names the earlier in `details.updates` (a chain GET /memories/<id> shows); search puts the later first. What
-the assistant said never updates what the user said, nor the reverse.
+the assistant said never updates what the user said, nor the reverse. A thing put in another's place ("we switched
+from Flask to FastAPI") is linked the same way to the earlier memories naming the old one.
 A size or a duration is one measure whatever its unit ("512MB" then "1GB", "90 seconds" then "2 minutes"), and
 a date is the value of the thing it is the date of ("a deadline of April 1, 2024" then "the deadline … to April
 5, 2024"). Reads only (one query for a candidate that gives a value); persist supersedes or links.
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import F
 
+from ingest.pipeline.dates import TIME_WORD
 from memories.models import SAID_BY_ASSISTANT, Memory, Status
 from memories.user_words import UserToken, UserWords
 
@@ -164,11 +166,34 @@ def _lookup_query(given: list[Measure]) -> str:
     return f"({measures_}) & ({topics})" if topics else measures_
 
 
+# One thing put in another's place: "we decided to switch from Flask to FastAPI", "I replaced my Kindle with a Kobo",
+# "we use Redis instead of Memcached now". What was said of the old one stays true of its time and holds more than
+# the choice (a long message, "a Flask app to manage orders for my bakery"), so it is kept and linked.
+_THING = r"(?:(?:my|our|the|a|an) )?(?P<{}>[\w.+#\-]+(?: [\w.+#\-]+){{0,2}}?)"
+_REPLACED = re.compile(
+    r"\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing)|chang(?:e|ed|ing)|transition(?:ed|ing)?|"
+    r"upgrad(?:e|ed|ing)|convert(?:ed|ing)?|port(?:ed|ing)?|go(?:ing)?|went)(?: \w+){0,3}? from " + _THING.format("old")
+    + r" (?:to|over to) " + _THING.format("new") + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)|"
+    r"\breplac(?:e|ed|ing) " + _THING.format("old_b") + r" with " + _THING.format("new_b")
+    + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)", CI)
+
+
+def replaced(content: str) -> str:
+    """The words of the thing this content says was replaced ("Flask"), or ""."""
+    match = _REPLACED.search(content)
+    if match is None:
+        return ""
+    old, new = match.group("old") or match.group("old_b"), match.group("new") or match.group("new_b")
+    if old.lower() == new.lower() or any(char.isdigit() for char in old) or TIME_WORD.match(old):
+        return ""  # a number is a measure (above); a day or a time moves an event (reconcile.rescheduled)
+    return old
+
+
 def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memory], list[Memory]]:
     """(active memories of the user this content says it updates, those it may update: kept and linked)."""
     given = measures(content)
     if not given:
-        return [], []
+        return [], _replaced_earlier(user_id, content, said_by)
     lookup = _lookup_query(given)
     if not lookup:  # "%" alone: nothing to look up by
         return [], []
@@ -189,4 +214,20 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
             (updated if says_so else maybe).append(memory)
     if not any(m.topic for m in given):
         updated = sorted(updated, key=lambda m: m.created_at, reverse=True)[:1]
-    return updated, maybe
+    linked = {memory.pk for memory in updated + maybe}
+    return updated, maybe + [m for m in _replaced_earlier(user_id, content, said_by) if m.pk not in linked]
+
+
+def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
+    """Active memories of the user, said on the same side, that name the thing this content replaces."""
+    old = replaced(content)
+    words = [word for word in _LEXEME.findall(old.lower()) if word not in _NOT_TOPIC]
+    if not words:
+        return []
+    query = SearchQuery(" ".join(words), config="english")
+    rows = (Memory.objects.alias(words=UserWords())
+            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id)).without_vectors()
+            .order_by("-created_at")[:LOOKUP_LIMIT])
+    return [memory for memory in rows
+            if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
+            and not _REPLACED.search(memory.content)]

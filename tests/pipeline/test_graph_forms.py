@@ -245,3 +245,22 @@ def test_the_users_own_family_school_and_marriage_said_plainly_make_edges(db):
     assert edges() >= {("Tom", "spouse_of", "me"), ("Mia", "child_of", "me"), ("Zoe", "child_of", "me"),
                        ("Anna", "sibling_of", "me"), ("me", "studies_at", "MIT")}
     assert not any(predicate == "studies_at" and place == "Paris" for _, predicate, place in edges())
+
+
+def test_software_cars_and_a_business_by_its_name_are_no_people(db):
+    """A capital inside a word is a product's ("FastAPI", "SQLAlchemy"); a car maker's model is a car; a switch
+    *from* something is no trip there; "my bakery is called Sweet Crumbs" names the user's business."""
+    ingest("I'm building an app with PostgreSQL and SQLAlchemy, hosted on DigitalOcean.",
+           "We decided to switch from Flask to FastAPI.", "I drive a 2018 Honda Civic.",
+           "My bakery is called Sweet Crumbs, it's in Portland.", "I had lunch with McKenzie and DeShawn.")
+    kinds = dict(entities())
+    assert {kinds[name] for name in ("PostgreSQL", "SQLAlchemy", "DigitalOcean", "Flask", "FastAPI", "Honda Civic")} == {
+        "thing"}
+    assert kinds["Sweet Crumbs"] == "org" and ("me", "works_at", "Sweet Crumbs") in edges()
+    assert kinds["McKenzie"] == kinds["DeShawn"] == "person" and "Crumbs" not in kinds
+
+
+def test_in_laws_are_family_of_their_own(db):
+    ingest("Tom is my brother-in-law.", "My mother-in-law Linda is visiting next week.")
+    assert edges() >= {("Tom", "relative_of", "me"), ("Linda", "relative_of", "me")}
+    assert Memory.objects.filter(content="Tom is the user's brother-in-law").exists()

@@ -1,0 +1,58 @@
+"""Everyday things said through POST /api/v1/ingest and asked back through /api/v1/search, default settings."""
+import pytest
+
+
+@pytest.fixture
+def say(alice_api, django_capture_on_commit_callbacks):
+    """Ingest the user's messages and embed what they left (on commit, as the worker would)."""
+    def ingest(*contents):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = alice_api.post("/api/v1/ingest", {"user_id": "alice", "session_id": "s1", "messages": [
+                {"role": "user", "content": content} for content in contents]}, format="json")
+        assert response.status_code in (200, 201), response.json()
+    return ingest
+
+
+@pytest.fixture
+def ask(alice_api):
+    def search(query):
+        response = alice_api.post("/api/v1/search", {"query": query, "scope": {"user_id": "alice"}}, format="json")
+        assert response.status_code == 200, response.json()
+        return [hit["content"] for hit in response.json()["results"]]
+    return search
+
+
+def test_an_outing_with_family_answers_what_the_user_did_and_when_they_saw_them(say, ask):
+    """Family as company is no relationship matter: a personal question reads the outing, and so does one about
+    the brother (the relationship gate reads personal); a fight with the husband stays where only the
+    relationship questions read it."""
+    lunch = "Yesterday I had lunch with my brother at a Thai place."
+    fight = "Had a big fight with my husband about money."
+    say(lunch, fight)
+    assert lunch in ask("what did I eat yesterday")
+    assert lunch in ask("when did I last see my brother")
+    assert fight not in ask("what did I do yesterday")
+
+
+def test_conditions_intolerances_and_a_move_said_in_passing_are_facts(say, ask):
+    say("I'm lactose intolerant.", "I was diagnosed with type 2 diabetes last month.",
+        "I moved from Chicago to Denver in 2022.")
+    assert "Is lactose intolerant" in ask("do I have any food intolerances?")
+    assert "Has type 2 diabetes" in ask("do I have any health conditions?")
+    assert ask("where do I live now?")[0] == "Lives in Denver"
+
+
+def test_what_someone_has_is_kept_beside_who_they_are(say, ask):
+    say("My neighbour Bob has a boat.")
+    assert "My neighbour Bob has a boat." in ask("who has a boat?")
+    assert "Bob is the user's neighbour" in ask("who is Bob?")
+
+
+def test_a_switch_to_another_tool_comes_before_what_was_said_of_the_old_one(say, ask):
+    """Both kept: the old message says more than the choice (the app, the bakery's orders)."""
+    built = "I'm building a Flask app with PostgreSQL to manage orders for my bakery."
+    switched = "We decided to switch from Flask to FastAPI."
+    say(built, "The app runs on a DigitalOcean droplet.", switched)
+    found = ask("what framework is my app using?")
+    assert found.index(switched) < found.index(built)
+    assert built in ask("what does my app manage?")
