@@ -72,7 +72,8 @@ _FUNCTION_WORDS = frozenset(
     "maybe perhaps probably sure yet named called don't doesn't didn't can't cannot won't isn't aren't wasn't never "
     "like likes love loves enjoy enjoys prefer prefers hate hates dislike dislikes name".split())
 # What someone has: one word of news, which a relation about its owner does not say.
-_OWNED = re.compile(r"\b(?:has|have|owns|own|bought|drives|drive)\s+(?:a|an|two|three|some|his|her|their|a new|an old)\s+"
+_OWNED = re.compile(r"\b(?:has|have|owns|own|bought|drives|drive)\s+"
+                    r"(?:a|an|two|three|some|his|her|their|a new|an old)\s+"
                     r"(?:\w+\s+)?(\w+)", CI)
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)

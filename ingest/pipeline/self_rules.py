@@ -63,7 +63,8 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
-_INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? (?P<what>[a-z]+)[- ]intolerant\b|"
+_INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? "
+                          r"(?P<what>[a-z]+)[- ]intolerant\b|"
                           r"\bi have (?:an? )?(?:mild |severe |slight )?(?P<what_b>[a-z]+) intolerance\b", CI)
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
                       r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"

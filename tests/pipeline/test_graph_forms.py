@@ -254,8 +254,8 @@ def test_software_cars_and_a_business_by_its_name_are_no_people(db):
            "We decided to switch from Flask to FastAPI.", "I drive a 2018 Honda Civic.",
            "My bakery is called Sweet Crumbs, it's in Portland.", "I had lunch with McKenzie and DeShawn.")
     kinds = dict(entities())
-    assert {kinds[name] for name in ("PostgreSQL", "SQLAlchemy", "DigitalOcean", "Flask", "FastAPI", "Honda Civic")} == {
-        "thing"}
+    products = ("PostgreSQL", "SQLAlchemy", "DigitalOcean", "Flask", "FastAPI", "Honda Civic")
+    assert {kinds[name] for name in products} == {"thing"}
     assert kinds["Sweet Crumbs"] == "org" and ("me", "works_at", "Sweet Crumbs") in edges()
     assert kinds["McKenzie"] == kinds["DeShawn"] == "person" and "Crumbs" not in kinds
 
