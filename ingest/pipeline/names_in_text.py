@@ -120,6 +120,8 @@ PLACE_WORDS = {
     "desert", "hills", "region", "village", "town", "district",
 }
 PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port", "cliffs", "gulf", "sea", "bay"}
+# First words that make a name an organisation: "Hotel Gracery", "Cafe Luna".
+ORG_FIRST_WORDS = {"hotel", "hospital", "bank", "cafe", "café", "restaurant", "museum", "club", "gym"}
 # Animals people keep: "my dog Rex", "a puppy named Scout", "Luna, our cat", "Rex, my German Shepherd".
 PET_WORDS = (
     "dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "cat", "cats", "kitten", "kittens", "kitty",
@@ -395,6 +397,8 @@ def name_kind(name: str, before: str, after: str) -> str:
             return kind
     if first in PLACE_FIRST_WORDS and " " in name:
         return "place"
+    if first in ORG_FIRST_WORDS and " " in name:
+        return "org"
     if first in CAR_MAKES and (" " in name or _CAR_BEFORE.search(before)):
         return "thing"
     if re.search(r" (?:of|of the|the) ", name):  # "Lord of the Rings", "Game of Thrones": a title

@@ -82,8 +82,9 @@ _OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
 _NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?"
                           r"(?: and (?:his|her|their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
-_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)) "
-                       r"(?i:at|for) " + NAME.format("org"))
+_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
+                       r"(?:just |recently |finally )?(?:got|landed|started|accepted) (?:a|an|the) (?:new )?job) "
+                       r"(?i:at|for|with) " + NAME.format("org"))  # "Sam got a new job at Netflix"
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
 # Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
 _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
@@ -92,7 +93,8 @@ _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
 # Where someone known by a role lives or works: "my sister lives in Toronto", "my wife works at Google".
 _ROLE_HOME_OR_WORK = re.compile(
     r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE + r"(?i: (?:just |recently |now |still |finally )?(?P<verb>lives in|"
-    r"is living in|is based in|moved to|relocated to|works at|works for|is working at|got a job at|started at) )"
+    r"is living in|is based in|moved to|relocated to|works at|works for|is working at|got a (?:new )?job at|"
+    r"started at) )"
     + NAME.format("place"))
 # Friendship said to the other person: "Thanks for being a great friend", "Appreciate your friendship".
 _OUR_FRIENDSHIP = re.compile(r"\b(?:for being (?:such )?(?:a|an|my) (?:\w+ )?friend|to have you as (?:a|my) friend|"

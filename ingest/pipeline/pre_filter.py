@@ -90,7 +90,8 @@ PERSON_STATEMENT_WEIGHT = 0.25
 SUBSTANCE = re.compile(
     r"\d+(?:[.,]\d+)?\s*(?:%|ms\b|seconds?\b|minutes?\b|hours?\b|users?\b|customers?\b|requests?\b|"
     r"(?:[kmg]b|tb)\b|lines?\b|tests?\b|tables?\b|rows?\b|pages?\b|words?\b|items?\b|units?\b|subscribers?\b|"
-    r"members?\b|signups?\b|sales\b|orders?\b|euros?\b|dollars?\b|k\b)|[$€£]\s?\d|```|"
+    r"members?\b|signups?\b|sales\b|orders?\b|euros?\b|dollars?\b|k\b|days?\b|nights?\b|weeks?\b|months?\b|"
+    r"guests?\b|people\b|kids\b)|[$€£]\s?\d|```|"
     r"\b(?:the|our|my|a|an) (?:[\w\-]+ )?(?:build|deploy\w*|release|sprint|repo|api|database|server|backend|frontend|app|codebase|"
     r"pipeline|prototype|mvp|launch|roadmap|budget|schema|dashboard|project|thesis|manuscript)\b|"
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"

@@ -43,7 +43,12 @@ VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (valu
 _EVENT_KIND = (r"(?P<kind>meeting|call|lunch|dinner|breakfast|brunch|appointment|session|sync|standup|interview|"
                r"review|class|lesson|party|flight|dentist|demo|presentation|trip|date|game|concert|visit)s?")
 _RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?: back)?|postponed|shifted|changed)\b"
-                          r"(?: \w+){0,2} (?:to|until|till)\b", re.IGNORECASE)
+                          r"(?: \w+){0,2} (?:to|until|till)\b|"
+                          # "we pushed the trip to April"
+                          r"\b(?:moved|rescheduled|pushed|postponed|shifted)(?: back)? (?:the|our|my|that|this) "
+                          r"(?:\w+ )?"
+                          rf"{_EVENT_KIND.replace('kind', 'kind_after')}\b(?: \w+){{0,3}}? (?:to|until|till)\b",
+                          re.IGNORECASE)
 # "The dinner with Sarah is cancelled", "we called off the trip with Dana": the event is off, whatever its day.
 _CANCELLED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:is|was|got|has been|'s|are|were) (?:cancell?ed|called off|off)\b|"
                         rf"\b(?:cancell?ed|called off|cancel(?:ling)?) (?:the|our|my|that|this) "
@@ -157,20 +162,31 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     moved = _RESCHEDULED.search(candidate.content) if candidate.valid_from else None
     kind = moved or _CANCELLED.search(candidate.content)
     names = {name for name in particulars(candidate.content)[1] if not TIME_WORD.fullmatch(name)}
-    if kind is None or not names:
+    if kind is None:
+        return []
+    if not names:  # "we pushed the trip to April": the latest trip, which said more (where, with whom), is linked
+        if moved:
+            candidate.details["updates"] = [memory.pk for memory in _latest_events(
+                user_id, (kind.group("kind") or kind.group("kind_after")).lower())[:1]]
         return []
     words = " ".join([(kind.group("kind") or kind.group("kind_after")).lower(), *sorted(names)])
+    return [memory for memory in _latest_events(user_id, words) if particulars(memory.content)[1] >= names and not
+            _CANCELLED.search(memory.content) and (not moved or memory.valid_from.date() != candidate.valid_from.date())
+            ][:1]
+
+
+def _latest_events(user_id: str, words: str) -> list[Memory]:
+    """The user's five latest active dated events holding all these words."""
     words_held = holds("plainto_tsquery('english', %s)", "%s", alias="")
     sql = (f"SELECT {_COLUMNS} FROM {Memory._meta.db_table} WHERE user_id = %s AND type = 'event' AND status = %s"
            f" AND valid_from IS NOT NULL AND {words_held} ORDER BY created_at DESC LIMIT 5")
-    earlier = models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, [user_id, Status.ACTIVE, words, user_token(user_id)])
-    return [memory for memory in earlier if particulars(memory.content)[1] >= names and not _CANCELLED.search(
-        memory.content) and (not moved or memory.valid_from.date() != candidate.valid_from.date())][:1]
+    return models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, [user_id, Status.ACTIVE, words, user_token(user_id)])
 
 
 def _value_updates(candidate: Candidate, context: IngestContext) -> None:
     """"The build now takes 4 minutes": the earlier "takes 11 minutes" is superseded; without "now", linked."""
     updated, maybe = earlier_values(context.user_id, candidate.content, candidate.details.get("said_by", ""))
     candidate.supersedes = updated
-    if updated or maybe:
-        candidate.details["updates"] = [memory.pk for memory in updated + maybe]
+    linked = list(dict.fromkeys([*candidate.details.get("updates", ()), *(memory.pk for memory in updated + maybe)]))
+    if linked:
+        candidate.details["updates"] = linked

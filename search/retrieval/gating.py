@@ -30,7 +30,8 @@ EXAMPLES_PATH = Path(__file__).with_name("query_domains.yaml")
 KEYWORDS = {
     "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
               r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b|"
-              r"dose|dosage|meds\b|weigh|kg\b|lbs\b|cholesterol",
+              r"dose|dosage|meds\b|weigh|kg\b|lbs\b|cholesterol|pregnan|surgery|flu\b|covid|clinic|headache|"
+              r"inhaler|eczema|arthritis|celiac|diabet|depress|anxiety|adhd|check-?up",
     # The family words the write-time tagger files under relationship (ingest/pipeline/tag_domain.py), whole
     # words ("son", not "song"): "when is my daughter's birthday" must read where "my daughter Lily…" went.
     "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"

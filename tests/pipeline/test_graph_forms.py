@@ -264,3 +264,9 @@ def test_in_laws_are_family_of_their_own(db):
     ingest("Tom is my brother-in-law.", "My mother-in-law Linda is visiting next week.")
     assert edges() >= {("Tom", "relative_of", "me"), ("Linda", "relative_of", "me")}
     assert Memory.objects.filter(content="Tom is the user's brother-in-law").exists()
+
+
+def test_a_new_job_and_a_hotel_by_name(db):
+    ingest("Sam got a new job at Netflix.", "We booked a hotel in Shinjuku called Hotel Gracery.")
+    assert ("Sam", "works_at", "Netflix") in edges()
+    assert dict(entities())["Hotel Gracery"] == "org"

@@ -6,9 +6,11 @@ import pytest
 def say(alice_api, django_capture_on_commit_callbacks):
     """Ingest the user's messages and embed what they left (on commit, as the worker would)."""
     def ingest(*contents):
+        """Each content a user message, or a (role, content) pair."""
+        messages = [dict(zip(("role", "content"), c if isinstance(c, tuple) else ("user", c))) for c in contents]
         with django_capture_on_commit_callbacks(execute=True):
-            response = alice_api.post("/api/v1/ingest", {"user_id": "alice", "session_id": "s1", "messages": [
-                {"role": "user", "content": content} for content in contents]}, format="json")
+            response = alice_api.post("/api/v1/ingest", {"user_id": "alice", "session_id": "s1",
+                                                         "messages": messages}, format="json")
         assert response.status_code in (200, 201), response.json()
     return ingest
 
@@ -56,3 +58,19 @@ def test_a_switch_to_another_tool_comes_before_what_was_said_of_the_old_one(say,
     found = ask("what framework is my app using?")
     assert found.index(switched) < found.index(built)
     assert built in ask("what does my app manage?")
+
+
+def test_a_trip_put_off_comes_first_and_an_answer_with_its_days_is_kept(say, ask):
+    """"We pushed the trip to April" names no one: the trip it moves said more (where, with whom) and is kept
+    beside it; "Yes, Tokyo for 4 days …" answers the assistant's question and is no mere reaction."""
+    planned = "I'm planning a trip to Japan in March with my wife."
+    answer = "Yes, Tokyo for 4 days then Kyoto for 3."
+    asked = ("assistant", "Sounds great! Are you thinking Tokyo and Kyoto?")
+    say(planned, asked, answer, "We pushed the trip to April.")
+    assert ask("when is my Japan trip?")[:2] == ["We pushed the trip to April.", planned]
+    assert answer in ask("how long are we staying in Kyoto?")
+
+
+def test_what_a_friend_is_going_through_answers_who_it_is(say, ask):
+    say("My friend Jen is pregnant with twins!")
+    assert "My friend Jen is pregnant with twins!" in ask("who is pregnant?")
