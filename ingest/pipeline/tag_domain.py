@@ -69,15 +69,19 @@ EMOTIONAL = re.compile(
     r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
     r"unconfirmed inference)\b", CI)
 SENSITIVE_DOMAINS = {"health", "relationship"}
-# Family as company on an outing: "lunch with my brother at a Thai place", "went hiking with my husband", "my sister
-# and I saw a play". What the user did is the matter, not the relationship: filed by the activity, and personal where
-# it would be scheduling, so that the personal and the relationship questions both read it (search/retrieval/gating).
+# Family as company on an outing ("lunch with my brother at a Thai place", "went hiking with my husband", "my sister
+# and I saw a play") or as who someone named is ("my son Leo is learning the piano"). What was done is the matter,
+# not the relationship: filed by the activity, and personal where it would be scheduling, so that the personal and
+# the relationship questions both read it (search/retrieval/gating).
 _FAMILY = rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|family|cousins?|grand\w+)"
+_COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the) (?:\w+ )?{_FAMILY}(?:'s)?(?: and (?:my |our |the )?"
+                      rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b|"
+                      rf"\b(?:my|our) {_FAMILY} (?=(?-i:[A-Z]))", CI)  # "my son Leo is learning the piano"
 # Who someone named is to the user, said on the way to what is said of them: left out of what the centroids read.
 _NAMED_ROLE = re.compile(r"\b(?i:my|our) (?i:" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
                          + r") (?=[A-Z])")
-_COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the) (?:\w+ )?{_FAMILY}(?:'s)?(?: and (?:my |our |the )?"
-                      rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b", CI)
+
+
 @functools.cache
 def domain_centroids() -> tuple[list[str], np.ndarray]:
     """(domains, unit centroids) of the labelled example memories, embedded once per process."""
