@@ -30,13 +30,16 @@ _BROKE_UP = re.compile(
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
-_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working) as (?P<job>an? [a-z][a-z \-]{2,40}?)"
+_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)? "
+                         r"as (?P<job>an? [a-z][a-z \-]{2,40}?)"
                          r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
 _RESIDENCE = re.compile(
     # "Just moved to Berlin" at a sentence's start is the speaker; "My sister Ana just moved to Porto" is not.
     r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)?"
     r"(?: from (?-i:[A-Z])[\w'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,2})? to |"  # "I moved from Chicago to Denver"
-    r"\bi(?: now)? (?:live|am living|'m living) in |\bi'?m (?:now )?based in |\bi am (?:now )?based in )"
+    r"\b(?:(?:i|we)(?: now| still)? live|i(?:'m| am)(?: now| still)? living|we(?:'re| are)(?: now| still)? living) in |"
+    r"\bi'?m (?:now )?based in |"
+    r"\bi am (?:now )?based in )"
     + NAME.format("place"))
 _EMPLOYER = re.compile(
     r"(?i:\bi(?: now| currently)? (?:work|am working|'m working) (?:at|for) |"
@@ -44,7 +47,8 @@ _EMPLOYER = re.compile(
     # "I left Stripe, now I'm at Databricks": the new employer, where leaving the old one says it is a job.
     r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
     r"(?:now )?(?:at|with) |"
-    r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at )" + NAME.format("org"))
+    r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at |\bi (?:now |currently )?work as an? [a-z ]{3,30} "
+    r"(?:at|for) )" + NAME.format("org"))
 # A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
 JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
              r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"

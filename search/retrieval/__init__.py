@@ -24,9 +24,9 @@ from memories.readiness import semantic_state_now
 from recall_site.config import recall_setting
 from search.retrieval.candidates import find_candidates
 from search.retrieval.eligible import eligible_clause
-from search.retrieval.gating import query_gate
+from search.retrieval.gating import implied_needs, query_gate
 from search.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
-from search.retrieval.lexical import lexical_candidates, query_terms
+from search.retrieval.lexical import lexical_candidates, needed_memories, query_terms
 from search.retrieval.ranking import Hit, load_hits, rank
 from search.retrieval.semantic import vector_literal
 from search.retrieval.unnamed import capitalised_names, without_names, written_names
@@ -36,6 +36,7 @@ __all__ = ["Hit", "SearchOutcome", "search_memories"]
 logger = logging.getLogger(__name__)
 # Query embeddings overlap the request's database work; a few workers serve concurrent requests.
 _embedder = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-embedding")
+NEEDED_LIMIT = 5  # memories a food or exercise question needs whatever its words (an allergy, an injury)
 
 
 @dataclass
@@ -96,6 +97,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         eligible = eligible_clause(user_id=user_id, session_id=session_id, gate=gate, types=types)
     if lexical is None or moved or semantic != (query_vector is not None):
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
+    if needs := implied_needs(query, gate.domain):  # "suggest a dinner recipe": the allergy, whatever its words
+        lexical += [pk for pk in needed_memories(eligible, needs, NEEDED_LIMIT) if pk not in lexical]
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = find_candidates(eligible, vector=vector, lexical=lexical, reached=reached,

@@ -47,6 +47,15 @@ _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for do
 # dinner recipe" (ours; a work question stays narrow).
 FOOD = re.compile(r"\b(?:recipes?|cook\w*|dinner|lunch|breakfast|brunch|meals?|snacks?|food|eat|eating|restaurants?|"
                   r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in)\b", re.IGNORECASE)
+# Moving the body is a health matter as well: an injury or a condition must reach "any tips for my run?".
+EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|exercis\w*|hik(?:e|es|ed|ing)|ski(?:ing)?|"
+                      r"swim\w*|cycling|bike ride|yoga|lifting|weights|marathon|training|stretch\w*|sports?)\b",
+                      re.IGNORECASE)
+# What such a question needs to know whatever its own words (english stems, as the full-text index holds them): a
+# diet, an allergy or an intolerance for food; an injury or a condition for exercise.
+FOOD_NEEDS = ("allerg", "allergi", "intoler", "vegetarian", "vegan", "diet", "pescatarian", "kosher", "halal",
+              "celiac")
+EXERCISE_NEEDS = ("injur", "injuri", "hurt", "pain", "sprain", "asthma", "surgeri", "arthriti", "physio")
 ESCAPE_HATCH = re.compile(
     r"\binclud(?:e|ing)\s+(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:personal|private|everything|all|health|"
     r"relationship)\b|\b(?:all|every|across)\s+(?:my\s+)?domains?\b|\bpersonal (?:stuff|things) too\b|"
@@ -94,12 +103,20 @@ def wants_all_domains(query: str) -> bool:
     return bool(ESCAPE_HATCH.search(query))
 
 
+def implied_needs(query: str, domain: str) -> tuple[str, ...]:
+    """The stems of what a question about food or exercise needs to know (`FOOD_NEEDS`, `EXERCISE_NEEDS`); none
+    for a work question."""
+    if domain == Domain.PROFESSIONAL:
+        return ()
+    return (FOOD_NEEDS if FOOD.search(query) else ()) + (EXERCISE_NEEDS if EXERCISE.search(query) else ())
+
+
 def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=None,
                include_all_domains: bool = False, names_people: bool = False) -> Gate:
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
     about them ("when is Lily's birthday") also reads the relationship domain, where what the user said of
     their family and partner is filed (a work question stays narrow, as the seed asks). A question about food
-    that is not about work also reads health (`FOOD`)."""
+    or exercise that is not about work also reads health (`implied_needs`)."""
     domain, method = classify_query(query, query_vector)
     all_domains = include_all_domains or wants_all_domains(query)
     if domains:
@@ -114,7 +131,7 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
             # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"): the guess
             # also reads the personal domain, which holds no health matter, rather than health alone.
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
-        if domain != Domain.PROFESSIONAL and FOOD.search(query):
+        if implied_needs(query, domain):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]
     if min_confidence is None:
         professional = domain == "professional" and not all_domains

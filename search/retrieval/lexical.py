@@ -198,6 +198,15 @@ def lexical_candidates(eligible: Eligible, terms: QueryTerms, limit: int, *, wit
     return every + (rest or [])[:limit - len(every)]
 
 
+def needed_memories(eligible: Eligible, stems: tuple[str, ...], limit: int) -> list[int]:
+    """Up to `limit` ids of eligible memories holding any of these stems, newest first: what a question needs to
+    know whatever its own words (an allergy for a recipe question: gating.implied_needs)."""
+    held = holds("to_tsquery('simple', %(needs_tsquery)s)", USER_TOKEN)
+    return _ids(eligible.query("m.id", where=held, order="m.id DESC", limit=limit,
+                               needs_tsquery=" | ".join(quoted(stem) for stem in stems),
+                               eligible_user_token=user_token(eligible.user_id)))
+
+
 def _ids(query: tuple[str, dict]) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(*query)

@@ -74,3 +74,22 @@ def test_a_trip_put_off_comes_first_and_an_answer_with_its_days_is_kept(say, ask
 def test_what_a_friend_is_going_through_answers_who_it_is(say, ask):
     say("My friend Jen is pregnant with twins!")
     assert "My friend Jen is pregnant with twins!" in ask("who is pregnant?")
+
+
+def test_a_food_or_exercise_turn_brings_the_diet_and_the_injury_whatever_its_words(say, alice_api):
+    """Per-turn retrieval: a restaurant question shares no word with "I'm vegetarian", a run none with a hurt
+    knee; both are what the assistant must know. A work turn reads neither."""
+    say("I'm vegetarian.", "I'm lactose intolerant.", "I hurt my knee skiing last month.",
+        "I have a presentation to the leadership team next Thursday.")
+
+    def turn(message, session):
+        response = alice_api.post("/api/v1/turn", {"user_id": "alice", "session_id": session, "message": message},
+                                  format="json")
+        assert response.status_code == 200, response.json()
+        return response.json()["text"]
+
+    dinner = turn("Can you suggest a restaurant for dinner tonight?", "t1")
+    assert "Is vegetarian" in dinner and "Is lactose intolerant" in dinner and "knee" not in dinner
+    assert "I hurt my knee skiing last month." in turn("I want to go for a run this afternoon, any tips?", "t2")
+    slides = turn("Help me prepare the slides for my presentation", "t3")
+    assert "presentation" in slides and "vegetarian" not in slides and "knee" not in slides
