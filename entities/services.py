@@ -6,6 +6,7 @@ message, so their statements are hand-written SQL (read back with `models_from_s
 equivalent querysets cost the ORM more than PostgreSQL takes to run them.
 """
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from entities.models import (
@@ -82,6 +83,25 @@ def entity_name_complete(*, entity: Entity, mention: str) -> Entity:
     if " " not in entity.normalized_name and normalized.startswith(f"{entity.normalized_name} ") and not taken.exists():
         entity.canonical_name, entity.normalized_name = mention.strip(), normalized
         Entity.objects.filter(pk=entity.pk).update(canonical_name=entity.canonical_name, normalized_name=normalized)
+    return entity
+
+
+def entity_name_correct(*, user_id: str, wrong: str, right: str) -> Entity | None:
+    """"Sorry, I meant Anna, not Anne": the user's one live entity called `wrong` (by name or alias) is called
+    `right`, and `wrong` stays an alias, so a later "Anne" still finds her. None when no single entity is called
+    so, or another is already called `right` (then they are two, not a slip)."""
+    live = Entity.objects.live().filter(user_id=user_id)
+    wrong_form, right_form = normalize_name(wrong), normalize_name(right)
+    if not wrong_form or not right_form or live.filter(normalized_name=right_form).exists():
+        return None
+    named = list(live.filter(Q(normalized_name=wrong_form) | Q(aliases__normalized=wrong_form)).distinct()[:2])
+    if len(named) != 1:
+        return None
+    entity = named[0]
+    alias_add(entity=entity, alias=entity.canonical_name)
+    entity.canonical_name, entity.normalized_name = right.strip(), right_form
+    Entity.objects.filter(pk=entity.pk).update(canonical_name=entity.canonical_name, normalized_name=right_form)
+    alias_add(entity=entity, alias=right)
     return entity
 
 

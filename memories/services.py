@@ -5,6 +5,8 @@ The write pipeline's steps (`memory_create`, `memory_reinforce`, `memory_superse
 history row in one statement: the pipeline makes them for nearly every message, and
 every round trip to PostgreSQL costs more than the statement itself.
 """
+import re
+
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -151,6 +153,16 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
     if content_changed:
         enqueue_embedding([memory.pk])
     return memory
+
+
+def name_respelt(*, user_id: str, entity_id: int, wrong: str, right: str, actor: str) -> list[Memory]:
+    """The typed memories linked to an entity that spell its name `wrong`, written with `right` instead (what the
+    user said in their own words stays as said)."""
+    spelt = re.compile(rf"\b{re.escape(wrong)}\b")
+    linked = Memory.objects.filter(user_id=user_id, status=Status.ACTIVE, pk__in=MemoryEntity.objects.filter(
+        user_id=user_id, entity_id=entity_id).values("memory_id")).exclude(type="event").without_vectors()
+    return [memory_update(memory=memory, actor=actor, content=spelt.sub(right, memory.content))
+            for memory in linked if spelt.search(memory.content)]
 
 
 @transaction.atomic

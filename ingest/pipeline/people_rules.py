@@ -252,3 +252,24 @@ def _addressee(message: Message) -> str:
     match = _VOCATIVE.match(message.content)
     named = match.group("name") if match and is_name(match.group("name")) else ""
     return named if named and named != message.speaker else message.addressee
+
+
+# A name said wrong and put right: "Sorry, I meant Anna, not Anne", "her name is Anna, not Anne", "not Anne, Anna".
+_ONE_NAME = r"[A-Z][\w'’\-]+"
+_NAME_CORRECTED = re.compile(
+    r"(?i:\b(?:i meant|i mean|it's|it is|(?:her|his|their|the) name is|sorry,?|correction:?|oops,?)) "
+    rf"(?P<right>{_ONE_NAME}),? (?i:not) (?P<wrong>{_ONE_NAME})\b|"
+    rf"^\W*(?i:(?:sorry|correction|oops)\W+)?(?i:not) (?P<wrong_b>{_ONE_NAME}),? (?i:(?:it's |it is |but )?)"
+    rf"(?P<right_b>{_ONE_NAME})\W*$")
+
+
+def corrected_name(text: str) -> tuple[str, str] | None:
+    """(wrong, right) when the text puts a name right, else None; both must be names, neither a day."""
+    match = _NAME_CORRECTED.search(text)
+    if match is None:
+        return None
+    wrong, right = match.group("wrong") or match.group("wrong_b"), match.group("right") or match.group("right_b")
+    if wrong.lower() == right.lower() or not (is_name(wrong) and is_name(right)) or any(
+            TIME_WORD.fullmatch(name) for name in (wrong, right)):
+        return None
+    return wrong, right

@@ -9,7 +9,7 @@ message id, and the words of a message that yielded a memory are kept as its
 date) is expired at once and flagged in the trace. A candidate the auto-memory
 policy refused (`policy.py`) is reported, not written.
 """
-from entities.services import relation_upsert
+from entities.services import entity_name_correct, relation_upsert
 from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outcome, Stage, WorkItem
 from memories.models import Memory, Status
 from memories.services import (
@@ -18,6 +18,7 @@ from memories.services import (
     memory_pin,
     memory_reinforce,
     memory_supersede,
+    name_respelt,
     pattern_update,
     relations_retire_stated_by,
     source_message_record,
@@ -68,6 +69,8 @@ class Persist(Stage):
         if kept_beside:
             memories_mark_updated(memory_ids=sorted(kept_beside), by=memory)
         self._write_relation(candidate, context, message.timestamp, message.id)
+        if fix := candidate.details.get("corrects_name"):
+            _name_corrected(context, *fix)
         if candidate.supersedes:
             result = _result(Outcome.SUPERSEDED, "reconcile", f"new_value:{candidate.attribute or 'measure'}",
                              candidate, memory, [old.pk for old in candidate.supersedes])
@@ -102,6 +105,13 @@ class Persist(Stage):
         relation_upsert(subject=spec.subject.entity, predicate=spec.predicate, object=spec.object.entity,
                         confidence=candidate.confidence, session_id=context.session_id, valid_from=at,
                         source_message_id=message_id, single_valued=spec.predicate in SINGLE_VALUED_PREDICATES)
+
+
+def _name_corrected(context: IngestContext, wrong: str, right: str) -> None:
+    """"Sorry, I meant Anna, not Anne": the entity called Anne is Anna, and so are the memories that named her."""
+    entity = entity_name_correct(user_id=context.user_id, wrong=wrong, right=right)
+    if entity is not None:
+        name_respelt(user_id=context.user_id, entity_id=entity.pk, wrong=wrong, right=right, actor=context.actor)
 
 
 def _source_message(item: WorkItem, context: IngestContext) -> dict | None:

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
-from ingest.pipeline.value_updates import earlier_values
+from ingest.pipeline.value_updates import earlier_values, is_short
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
@@ -153,6 +153,12 @@ def with_context_kept(new: str, old: str, head: str) -> str:
     return new
 
 
+# A date said again as a correction: "Scratch that, the team offsite is on Wednesday".
+_CORRECTED = re.compile(r"^\W*(?:scratch that|correction|sorry|oops|wait|actually|no|i meant)\b[\s,:;.!-]*(?:the|our|my) "
+                        r"(?P<thing>(?:[\w\-]+ ){0,2}[\w\-]+) (?:is|'s|will be)(?: now| actually)? (?:on|at|in)\b",
+                        re.IGNORECASE)
+
+
 def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     """"The meeting with Dana moved to Thursday": the latest active event of the same kind with the same
     people ("a meeting with Dana on Tuesday at 10am") on another day is superseded by the new date; "the dinner
@@ -160,6 +166,14 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     if candidate.type != "event":
         return []
     moved = _RESCHEDULED.search(candidate.content) if candidate.valid_from else None
+    if not moved and candidate.valid_from and (corrected := _CORRECTED.search(candidate.content)):
+        # The wrong date said plainly is taken back; a longer message that gave it is kept, after the correction.
+        wrong = [memory for memory in _latest_events(user_id, corrected.group("thing"))
+                 if memory.valid_from.date() != candidate.valid_from.date()][:1]
+        if wrong and is_short(wrong[0].content):
+            return wrong
+        candidate.details["updates"] = [memory.pk for memory in wrong]
+        return []
     kind = moved or _CANCELLED.search(candidate.content)
     names = {name for name in particulars(candidate.content)[1] if not TIME_WORD.fullmatch(name)}
     if kind is None:

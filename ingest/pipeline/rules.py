@@ -45,7 +45,7 @@ from ingest.pipeline.names_in_text import (
     pet_role_mentions,
     role_mentions,
 )
-from ingest.pipeline.people_rules import answered_names, pet_candidates, relation_candidates
+from ingest.pipeline.people_rules import answered_names, corrected_name, pet_candidates, relation_candidates
 from ingest.pipeline.rule_forms import (
     CI,
     about,
@@ -148,6 +148,10 @@ def extract_candidates(message: Message) -> list[Candidate]:
     rest = " ".join(said)
     if rest and _needs_episodic(rest, candidates):
         candidates.append(_episodic(rest, message))
+    if candidates and (fix := corrected_name(text)):  # "Sorry, I meant Anna, not Anne": persist renames Anne
+        wrong, right = fix
+        candidates[-1].details["corrects_name"] = [wrong, right]
+        candidates[-1].mentions = [m for m in candidates[-1].mentions if m.text != right]  # no second Anna
     return candidates
 
 

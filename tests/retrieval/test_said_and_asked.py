@@ -1,6 +1,9 @@
 """Everyday things said through POST /api/v1/ingest and asked back through /api/v1/search, default settings."""
 import pytest
 
+from entities.models import Entity
+from memories.models import Memory
+
 
 @pytest.fixture
 def say(alice_api, django_capture_on_commit_callbacks):
@@ -93,3 +96,21 @@ def test_a_food_or_exercise_turn_brings_the_diet_and_the_injury_whatever_its_wor
     assert "I hurt my knee skiing last month." in turn("I want to go for a run this afternoon, any tips?", "t2")
     slides = turn("Help me prepare the slides for my presentation", "t3")
     assert "presentation" in slides and "vegetarian" not in slides and "knee" not in slides
+
+
+def test_a_name_put_right_renames_the_person_and_a_corrected_date_replaces_the_wrong_one(say, ask):
+    say("My sister's name is Anne.", "Sorry, I meant Anna, not Anne.",
+        "The team offsite is on Tuesday.", "Scratch that, the team offsite is on Wednesday.")
+    sister = ask("what's my sister's name?")
+    assert "Anna is the user's sister" in sister and "Anne is the user's sister" not in sister
+    [anna] = Entity.objects.live().filter(user_id="alice", kind="person")
+    assert anna.canonical_name == "Anna" and "anne" in set(anna.aliases.values_list("normalized", flat=True))
+    assert ask("when is the team offsite?") == ["Scratch that, the team offsite is on Wednesday."]
+
+
+def test_a_name_is_not_put_right_over_someone_else_or_a_day(say):
+    say("My sister's name is Anne.", "My friend Anna lives in Oslo.", "I meant Anna, not Anne.",
+        "The call is on Tuesday.", "It's Wednesday, not Tuesday.")
+    assert set(Entity.objects.live().filter(user_id="alice", kind="person").values_list(
+        "canonical_name", flat=True)) == {"Anne", "Anna"}
+    assert Memory.objects.filter(user_id="alice", content="Anne is the user's sister", status="active").exists()
