@@ -154,7 +154,8 @@ def with_context_kept(new: str, old: str, head: str) -> str:
 
 
 # A date said again as a correction: "Scratch that, the team offsite is on Wednesday".
-_CORRECTED = re.compile(r"^\W*(?:scratch that|correction|sorry|oops|wait|actually|no|i meant)\b[\s,:;.!-]*(?:the|our|my) "
+_CORRECTED = re.compile(r"^\W*(?:scratch that|correction|sorry|oops|wait|actually|no|i meant)\b[\s,:;.!-]*"
+                        r"(?:the|our|my) "
                         r"(?P<thing>(?:[\w\-]+ ){0,2}[\w\-]+) (?:is|'s|will be)(?: now| actually)? (?:on|at|in)\b",
                         re.IGNORECASE)
 
