@@ -62,7 +62,7 @@ KEYWORDS = {
         r"\b(hobby|hobbies|likes?|loves?|enjoys?|favou?rite|music|band|book|books|movies?|films?|hiking|"
         r"cooking|food|coffee|tea|dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|vegetarian|vegan|diet|lives? in|"
         r"moved|apartment|flat|house|garden|guitar|piano|travel\w*|vacation|holiday|bike|running|football|"
-        r"games?|rent|mortgage|lease|landlord)\b", CI),
+        r"games?|rent|mortgage|lease|landlord|birthdays?|gifts?|presents?)\b", CI),
 }
 EMOTIONAL = re.compile(
     r"\b(stress\w*|anxious|worried|worry|sad|lonely|upset|depress\w*|overwhelm\w*|burn(ed|t)? ?out|"
@@ -77,6 +77,7 @@ _FAMILY = rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|fam
 _COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the) (?:\w+ )?{_FAMILY}(?:'s)?(?: and (?:my |our |the )?"
                       rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b|"
                       rf"\b(?:my|our) {_FAMILY} (?=(?-i:[A-Z]))", CI)  # "my son Leo is learning the piano"
+_SAID_BY = re.compile(r"^Assistant: ")  # how the assistant's words are kept (assistant_turns.py)
 # Who someone named is to the user, said on the way to what is said of them: left out of what the centroids read.
 _NAMED_ROLE = re.compile(r"\b(?i:my|our) (?i:" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
                          + r") (?=[A-Z])")
@@ -95,13 +96,13 @@ def keyword_hits(text: str) -> dict[str, int]:
 def classify_domains(texts: list[str]) -> list[str]:
     """One domain per text: keyword hits decide; text without any goes to the embedding centroids."""
     labels: list[str | None] = []
-    model_texts = list(texts)
+    model_texts = [_SAID_BY.sub("", text) for text in texts]  # what was said, not who said it
     for index, text in enumerate(texts):
         hits = {domain: n for domain, n in keyword_hits(text).items() if n}
         if "relationship" in hits and not EMOTIONAL.search(text) and _COMPANY.search(text):
-            hits, model_texts[index] = _company_hits(text, hits)
-        elif not hits and not EMOTIONAL.search(text):
-            model_texts[index] = _NAMED_ROLE.sub("", text)  # "my neighbour Bob has a boat" is about Bob's boat
+            hits, model_texts[index] = _company_hits(model_texts[index], hits)
+        elif not hits and not EMOTIONAL.search(text):  # "my neighbour Bob has a boat" is about Bob's boat
+            model_texts[index] = _NAMED_ROLE.sub("", model_texts[index])
         label = max(hits, key=lambda d: (hits[d], -PRIORITY.index(d))) if hits else None
         # A time is not what a health matter is about: "my dentist appointment is on Dec 12 at 3pm" is health,
         # which a health question reads alone (search/retrieval/gating.py), however many time words it has.

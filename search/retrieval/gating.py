@@ -39,7 +39,7 @@ KEYWORDS = {
                     rf"(?:{alternatives(CLOSE_FAMILY)}|parent|kid|child|cousin|aunt|uncle|niece|nephew)s?\b|"
                     r"children\b|family\b|in-laws\b|grand(?:ma|pa|mother|father|son|daughter|parent|kid|child)",
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
-                    r"quarterly|roadmap|budget|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
+                    r"quarterly|roadmap|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
 }
 _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}

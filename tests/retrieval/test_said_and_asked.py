@@ -114,3 +114,14 @@ def test_a_name_is_not_put_right_over_someone_else_or_a_day(say):
     assert set(Entity.objects.live().filter(user_id="alice", kind="person").values_list(
         "canonical_name", flat=True)) == {"Anne", "Anna"}
     assert Memory.objects.filter(user_id="alice", content="Anne is the user's sister", status="active").exists()
+
+
+def test_a_budget_of_ones_own_and_a_family_birthday_are_read_where_they_are_asked(say, ask):
+    """"Budget" is no work word on its own; a birthday is personal whoever has it, so a question about the
+    sister reads it (the relationship gate reads personal, not scheduling)."""
+    laptop = "I need a new laptop for video editing, budget around $2000."
+    birthday = "Right, let's do that. Her birthday is on the 14th."
+    say(laptop, "Can you remind me what my sister's birthday gift idea was?",
+        ("assistant", "You mentioned getting her a pottery class voucher."), birthday)
+    assert laptop in ask("what's my budget for the laptop?")
+    assert birthday in ask("when is my sister's birthday?")
