@@ -4,7 +4,8 @@ computed — never a fact about the user.
 The seed's auto-memory is reflection after the response: the exchange is the unit, not the user's line
 alone. An assistant message is scored for substance (`assistant_relevance`): a proposal or recommendation
 ("I'd suggest…", "you could use…", "here's a plan"), a decision taken with the user ("let's go with…"), a
-computation or figures, code, a list of steps or options. Chit-chat, apologies, offers of more help and
+computation or figures, code, a list of steps or options, something done for the user (a reminder set, a
+table booked) or a day and an hour. Chit-chat, apologies, offers of more help and
 questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
 (`assistant_candidates`): its first MAX_PASSAGES passages of substance, each at most PASSAGE_CHARS (so it is
 embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
@@ -42,6 +43,12 @@ SUBSTANCE = [
                CI),
     re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]"),
     re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
+    # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on
+    # Thursday at 2pm", "your table is booked for 7".
+    re.compile(r"\bi(?:'ve| have)? (?:set|added|booked|scheduled|created|saved|reserved|cancell?ed|moved|updated|"
+               r"sent|ordered)\b|\b(?:is|are|been) (?:set|booked|scheduled|confirmed|reserved)\b|"
+               r"\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+               r"\bat \d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", CI),
     re.compile(r"\b(?:step|phase|sprint|milestone|week|day) \d+\b|\b(?:first|then|next|finally),? ", CI),
 ]
 SUBSTANCE_WEIGHT = 0.25

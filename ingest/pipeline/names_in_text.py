@@ -134,6 +134,8 @@ _PET = "(?:" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=True)
 _PET_BEFORE = re.compile(r"\b" + _PET + r"(?: (?:named|called))? $", re.IGNORECASE)
 _PET_AFTER = re.compile(r"^,? (?:is )?(?:my|our|his|her|their|the) (?:\w+ )?" + _PET + r"\b", re.IGNORECASE)
 _PET_WORD = re.compile(r"\b" + _PET + r"\b", re.IGNORECASE)
+_CHILD_WORD = re.compile(r"\b(?:baby|babies|born|newborn|son|daughter|child|kid)\b", re.IGNORECASE)
+_NAMED_IT = re.compile(r"\b(?:i|we) (?:named|called|call) (?:her|him|it) $", re.IGNORECASE)
 # What only an animal does: with one person named and no animal word, that someone is a pet.
 _ANIMAL_DOING = re.compile(r"\b(?:wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)|"
                            r"meow(?:s|ed|ing)|(?:his|her) (?:paws|fur|leash|kibble))\b", re.IGNORECASE)
@@ -189,7 +191,8 @@ _PERSON_BEFORE = re.compile(
     + r"|contact|coach|teacher|tutor|trainer|nanny|babysitter|vet|lawyer|accountant|pastor)(?: is)?)|"
     r"names? (?:is|was)|name['’]s)\s*,?\s+$", re.IGNORECASE)
 # "in Lisbon", "flew to Lisbon"; not "said goodbye to Max" or "talked to Sarah".
-_PLACE_BEFORE = re.compile(r"\b(in|from|near|visit(?:ing|ed)?|(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
+_PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
+                           r"(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
                            r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
                            r"return(?:ed|ing)?|came|come|coming|relocat\w+) to|through|across)\s+$", re.IGNORECASE)
 # "at Acme", "joined Acme", a brand one has a deal with ("an endorsement deal with Nike").
@@ -218,6 +221,20 @@ porsche lexus prius dodge ram gmc cadillac buick acura infiniti mitsubishi fiat 
 """.split())
 _CAR_BEFORE = re.compile(r"\b(?:a|an|my|our|the|his|her|their|new|used|old|\d{4})\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+# A name between a possessive and a noun describes the thing owned: "my Gryffindor scarf", "her Spider-Man pin".
+_OWNER_BEFORE = re.compile(r"\b(?:my|your|his|her|our|their)\s+$", re.IGNORECASE)
+_NOUN_AFTER = re.compile(r"^ (?P<word>[a-z]{3,})\b")
+_NOT_NOUNS = frozenset("""
+and but who whom whose which that when where while because since than then too also just always never really
+still even only again already soon now yet ever is are was were has have had does did will would can could
+should might must may says said loves likes hates wants needs thinks knows gets goes makes takes gives tells
+asks feels looks seems keeps lives works turns calls comes sees for with from about over after before into
+onto off out around through last next this tonight today yesterday tomorrow morning evening night week weekend
+""".split())
+# "Iron Man", "Spider-Man", "Wonder Woman": a character, nobody's name.
+_CHARACTER = re.compile(r"[ \-](?:Man|Woman|Girl)$")
+# A hyphen before a small letter ("Middle-earth") is no person's name ("Mary-Jane", "Jean-Pierre" are).
+_LOWER_COMPOUND = re.compile(r"^[A-Z][a-z]+-[a-z]")
 _LIST_JOIN = re.compile(r",? (?:and|or|&) |, ")
 _THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play)s?"
                            r"(?: (?:was|is))? (?:called |named |titled )?$", re.IGNORECASE)  # "this game Catan"
@@ -359,11 +376,17 @@ def named_mentions(text: str) -> list[Mention]:
         seen.add(name.lower())
         before = text[: match.start()] + ("the " if match.group(0).startswith("The ") else "")
         kind = name_kind(written, before, text[match.end():])
+        if kind == "person" and _NAMED_IT.search(before) and _PET_WORD.search(before) and not _CHILD_WORD.search(text):
+            kind = "pet"  # "that stuffed animal dog you gave me! I named her Tilly"
         if kind == "person" and previous and previous[1] in ("org", "thing") and _LIST_JOIN.fullmatch(
                 text[previous[0]:match.start()]):
             kind = previous[1]
         found.append(Mention(name, kind=kind))
         previous = (match.end(), kind)
+    for mention in found:  # "a Harry Potter movie! … the real Potter places": the title's word, not a person
+        longer = [m.kind for m in found if m.kind in ("thing", "place", "org") and m.text.endswith(" " + mention.text)]
+        if mention.kind == "person" and longer:
+            mention.kind = longer[0]
     greeted = _GREETED.match(text)  # "Hey Maria, … we had to say goodbye to Max": Maria is spoken to
     people = [mention for mention in found if mention.kind == "person"
               and not (greeted and mention.text == greeted.group("name"))]
@@ -401,7 +424,10 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "org"
     if first in CAR_MAKES and (" " in name or _CAR_BEFORE.search(before)):
         return "thing"
-    if re.search(r" (?:of|of the|the) ", name):  # "Lord of the Rings", "Game of Thrones": a title
+    if re.search(r" (?:of|of the|the) ", name) or _CHARACTER.search(name):  # "Lord of the Rings"; "Iron Man"
+        return "thing"
+    if (_OWNER_BEFORE.search(before) and first not in ROLE_WORDS and (noun := _NOUN_AFTER.match(after))
+            and not _is_verb_like(noun["word"])):
         return "thing"
     if _PET_BEFORE.search(before) or _PET_AFTER.search(after):
         return "pet"
@@ -419,11 +445,18 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "thing"
     if _PLACE_BEFORE.search(before):
         return "place"
+    if _LOWER_COMPOUND.match(bare) or (" " not in bare and re.search(r"[^s]s$", bare) and _COUNTED_BEFORE.search(
+            before) and not name.endswith(("'s", "’s"))):
+        return "thing"  # "Middle-earth"; "no Airbnbs with pets": a name counted in the plural is a brand's
     if _ORG_BEFORE.search(before):
         return "org"
     if article:
         return "org" if last.endswith("s") and not last.endswith("ss") else "thing"  # a team or a band; a title
     return "person"
+
+
+def _is_verb_like(word: str) -> bool:
+    return word in _NOT_NOUNS or word.endswith(("ed", "ly"))
 
 
 @cache

@@ -7,7 +7,14 @@ import re
 from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, first_person
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.name_answers import CHILD
-from ingest.pipeline.names_in_text import ORG_ROLE_WORDS, PET_WORDS, ROLE_WORDS, is_name, named_org_roles
+from ingest.pipeline.names_in_text import (
+    ORG_ROLE_WORDS,
+    PET_WORDS,
+    ROLE_WORDS,
+    is_name,
+    named_mentions,
+    named_org_roles,
+)
 from ingest.pipeline.rule_forms import (
     CI,
     EXCLUSIVE_ROLES,
@@ -226,6 +233,29 @@ def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
         if found:
             break
     return found
+
+
+# The speaker's own animal, named without "my dog": "… part of our family for 10 years", "Max and I had a blast".
+_OURS = (r"\b(?:part of (?:our|the) family|our (?:family|boy|girl|baby|buddy|furry)|(?:my|our) {name}|"
+         r"{name} and (?:i|me)|(?:i|we) (?:named|call(?:ed)?) (?:her|him|it) {name}|"
+         r"(?:i|we) (?:lost|had to (?:say goodbye to|put down|let go of)|miss(?:ed)?) {name})\b")
+
+
+def owned_pets(text: str, message: Message, found: list[Candidate]) -> list[Candidate]:
+    """A pet the message names (its kind from the words around it: "wagging that tail") that the speaker says
+    is theirs ("we had to say goodbye to Max. He was part of our family"), when no owner was said."""
+    owned = {c.relation.subject.text for c in found if c.relation and c.relation.predicate == "pet_of"}
+    pets = [m.text for m in named_mentions(text) if m.kind == "pet" and m.text not in owned]
+    if len(pets) != 1:
+        return []
+    name = pets[0]
+    if not re.search(_OURS.format(name=re.escape(name)), text, re.IGNORECASE):
+        return []
+    whose = message.speaker or "the user"
+    relation = relation_candidate(f"{name} is {whose}'s pet", Mention(name, kind="pet", role="subject"), "pet_of",
+                                  first_person(message, "object"))
+    relation.domain = "personal"
+    return [relation]
 
 
 def answered_names(text: str, message: Message) -> list[Candidate]:

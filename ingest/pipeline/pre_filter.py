@@ -61,6 +61,8 @@ CUES = [
     (re.compile(r"\b(the user|user)\b", CI), 0.1),
     (re.compile(r"\b(allerg\w*|asthma|diabet\w*|migraines?|surgery|pregnan\w*|diagnos\w*|medication|"
                 r"sleeping badly|insomnia|broke up|break up|divorc\w*|(works|working) (at|for)|"
+                # someone's job: "Alex is a software engineer at Spotify", "she got a new job at Netflix"
+                r"(is|was|works as) an? ([\w\-]+ ){0,3}(at|for) (?=(?-i:[A-Z]))|job (at|with) (?=(?-i:[A-Z]))|"
                 r"(don't|do not|never) (eat|drink)|i'm (not )?an? \w+ person)\b", CI), 0.25),
     (re.compile(r"\b(always|never|don't|do not) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", CI),
      0.2),

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
-from ingest.pipeline.value_updates import earlier_values, is_short
+from ingest.pipeline.value_updates import earlier_values, is_short, measures, restated
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
@@ -179,20 +179,25 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     names = {name for name in particulars(candidate.content)[1] if not TIME_WORD.fullmatch(name)}
     if kind is None:
         return []
+    kind_word = (kind.group("kind") or kind.group("kind_after")).lower()
     if not names:  # "we pushed the trip to April": the latest trip, which said more (where, with whom), is linked
         if moved:
             candidate.details["updates"] = [memory.pk for memory in _latest_events(
-                user_id, (kind.group("kind") or kind.group("kind_after")).lower())[:1]]
+                user_id, _SAID_AS.get(kind_word, kind_word))[:1]]
         return []
-    words = " ".join([(kind.group("kind") or kind.group("kind_after")).lower(), *sorted(names)])
+    words = " ".join([kind_word, *sorted(names)])
     return [memory for memory in _latest_events(user_id, words) if particulars(memory.content)[1] >= names and not
             _CANCELLED.search(memory.content) and (not moved or memory.valid_from.date() != candidate.valid_from.date())
             ][:1]
 
 
+# An event said by what one does: "I'm flying to Berlin on March 3rd" is the flight that "got moved".
+_SAID_AS = {"flight": "flight | flying | flew"}
+
+
 def _latest_events(user_id: str, words: str) -> list[Memory]:
-    """The user's five latest active dated events holding all these words."""
-    words_held = holds("plainto_tsquery('english', %s)", "%s", alias="")
+    """The user's five latest active dated events holding all these words (or, with "|", any of them)."""
+    words_held = holds(f"{'to' if '|' in words else 'plainto'}_tsquery('english', %s)", "%s", alias="")
     sql = (f"SELECT {_COLUMNS} FROM {Memory._meta.db_table} WHERE user_id = %s AND type = 'event' AND status = %s"
            f" AND valid_from IS NOT NULL AND {words_held} ORDER BY created_at DESC LIMIT 5")
     return models_from_sql(Memory, MEMORY_ROW_FIELDS, sql, [user_id, Status.ACTIVE, words, user_token(user_id)])
@@ -202,6 +207,9 @@ def _value_updates(candidate: Candidate, context: IngestContext) -> None:
     """"The build now takes 4 minutes": the earlier "takes 11 minutes" is superseded; without "now", linked."""
     updated, maybe = earlier_values(context.user_id, candidate.content, candidate.details.get("said_by", ""))
     candidate.supersedes = updated
+    if len(updated) == 1 and not any(m.topic for m in measures(candidate.content)) and (
+            restatement := restated(candidate.content, updated[0].content)):
+        candidate.details["said"], candidate.content = candidate.content, restatement
     linked = list(dict.fromkeys([*candidate.details.get("updates", ()), *(memory.pk for memory in updated + maybe)]))
     if linked:
         candidate.details["updates"] = linked

@@ -45,11 +45,12 @@ from ingest.pipeline.names_in_text import (
     pet_role_mentions,
     role_mentions,
 )
-from ingest.pipeline.people_rules import answered_names, corrected_name, pet_candidates, relation_candidates
+from ingest.pipeline.people_rules import answered_names, corrected_name, owned_pets, pet_candidates, relation_candidates
 from ingest.pipeline.rule_forms import (
     CI,
     about,
     clean_object,
+    fact_candidate,
     pet_mention,
     preference_candidate,
     role_mention,
@@ -95,7 +96,17 @@ _GAVE_UP = re.compile(r"\b(?:no more (?P<what>[a-z][a-z \-]{1,30}?) for me|"
                       r"(?!(?:my|the|a|an|his|her|their|our|by|at|to|in|for|on|with|work|working|it|that|this|being)\b)"
                       r"(?P<what2>[a-z][a-z \-]{1,30}?))(?=[.,;!?]|$| any ?more\b| now\b)", CI)
 _FAVORITE = re.compile(r"\bmy (?:new |current |latest |all-time |absolute )?fav(?:ou?rite)? (?P<thing>[a-z ]{2,30}?)"
-                       r" is (?P<what>[^.!?;]+)", CI)
+                       r" is (?P<what>[^.!?;]+)|"
+                       # "Green is my favorite color now"
+                       r"^(?:\W*(?:actually|well|oh|ok|okay|so),? )?(?P<what_b>[\w'’\- ]{2,30}?) is "
+                       r"(?:now |actually )?my "
+                       r"(?:new |current )?fav(?:ou?rite)? (?P<thing_b>[a-z ]{2,30}?)(?: now)?(?=[.,;!?]|$)", CI)
+# A habit given up is a fact about one's health, as sure as anything stated: "I quit smoking two months ago".
+_HABITS = re.compile(r"^(?:smoking|cigarettes|vaping|drinking|alcohol|booze|caffeine|weed|"
+                     r"gambling|nail biting)$", CI)
+_AGO = re.compile(r"\s+(?:(?:about|almost|over|nearly) )?(?:\w+ ){1,2}ago$|\s+(?:last|this) \w+$|\s+in \d{4}$", CI)
+# The same thing spelt either way is one attribute ("favourite colour", "favorite color").
+_SPELT = {"colour": "color", "flavour": "flavor", "theatre": "theater", "centre": "center"}
 _STANDING = re.compile(r"\b(?:please )?(?P<when>always|never|don't|do not) (?P<what>(?:use|reply|answer|write|send|"
                        r"call|book|schedule|remind|suggest|give|keep|include|mention|bring up)\b[^.!?;]*)", CI)
 _EVENT_WORDS = re.compile(
@@ -143,6 +154,7 @@ def extract_candidates(message: Message) -> list[Candidate]:
         if not any(candidate.details.get("inferred") for candidate in found):
             said.append(sentence)  # an inference's sentence must not come back as a plain statement
     candidates += answered_names(text, message)
+    candidates += owned_pets(text, message, candidates)
     given = {c.attribute for c in candidates if c.attribute and not c.details.get("takes_back")}
     candidates = [c for c in candidates if not (c.details.get("takes_back") and c.attribute in given)]
     rest = " ".join(said)
@@ -210,14 +222,19 @@ def _preferences(sentence: str, message: Message) -> list[Candidate]:
             found.append(preference_candidate(about(message, f"{verb.capitalize()} {what}"), attribute, message,
                                               mentions=named_mentions(what)))
     if match := _GAVE_UP.search(sentence):
-        what = clean_object(match.group("what") or match.group("what2"))
+        what = _AGO.sub("", clean_object(match.group("what") or match.group("what2")))
         attribute = f"taste:{what.lower()}"[:64]
-        if what and attribute not in {candidate.attribute for candidate in found}:
+        if _HABITS.match(what):
+            found.append(fact_candidate(about(message, f"Quit {what}"), f"habit:{what.lower()}",
+                                        [first_person(message)], domain="health"))
+        elif what and attribute not in {candidate.attribute for candidate in found}:
             found.append(preference_candidate(about(message, f"Gave up {what}"), attribute, message))
     if match := _FAVORITE.search(sentence):
-        thing = match.group("thing").strip().lower()
-        content = about(message, f"Favourite {thing} is {clean_object(match.group('what'))}", "'s ")
-        found.append(preference_candidate(content, f"favourite:{thing}", message))
+        thing = (match.group("thing") or match.group("thing_b")).strip().lower()
+        content = about(message, f"Favourite {thing} is {clean_object(match.group('what') or match.group('what_b'))}",
+                        "'s ")
+        attribute = "favourite:" + " ".join(_SPELT.get(word, word) for word in thing.split())
+        found.append(preference_candidate(content, attribute, message))
     if not message.speaker and (match := _STANDING.search(sentence)):  # said to the assistant, not in a chat
         when = "always" if match.group("when").lower() == "always" else "never"
         found.append(preference_candidate(about(message, f"Wants the assistant to {when} "

@@ -37,7 +37,7 @@ KEYWORDS = {
         r"\b(allerg\w*|doctor|dentist|medic\w*|pills?|therap\w*|diagnos\w*|asthma|diabet\w*|migraines?|"
         r"blood|surgery|hospital|sick|ill|flu|covid|pain|injur\w*|physio\w*|prescription|symptoms?|insomnia|"
         r"pregnan\w*|check-?up|inhaler|clinic|headaches?|vaccin\w*|mental health|depress\w*|anxiety|"
-        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*|"
+        r"adhd|eczema|arthritis|celiac|lactose intolerant|recover\w*|smok\w*|vap(?:e|ing)|cigarettes?|alcohol|sober\w*|"
         # A dose or the body's measures: "I take 20mg of lisinopril every morning", "I'm down to 78 kg now".
         r"\d+(?:\.\d+)? ?(?:mg|mcg)|doses?|dosage|meds|weigh\w*|kg|lbs|cholesterol)\b", CI),
     "relationship": re.compile(

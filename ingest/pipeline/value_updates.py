@@ -9,7 +9,10 @@ the same clause says so ("now", "up to", "grew to", "changed to", "no longer", "
 both are short statements. Otherwise both are kept (a long message holds more than its value) and the later one
 names the earlier in `details.updates` (a chain GET /memories/<id> shows); search puts the later first. What
 the assistant said never updates what the user said, nor the reverse. A thing put in another's place ("we switched
-from Flask to FastAPI") is linked the same way to the earlier memories naming the old one.
+from Flask to FastAPI") is linked the same way to the earlier memories naming the old one, and a change said
+without naming what it replaces ("I've switched to learning Italian instead", "these days I wake up at 7:30") to
+the latest memory on its topic. A new value said with no topic ("Actually, let's make it €2,000") updates the
+latest value of its measure and is restated as the earlier statement with the new value (`restated`).
 A size or a duration is one measure whatever its unit ("512MB" then "1GB", "90 seconds" then "2 minutes"), and
 a date is the value of the thing it is the date of ("a deadline of April 1, 2024" then "the deadline … to April
 5, 2024"). Reads only (one query for a candidate that gives a value); persist supersedes or links.
@@ -28,7 +31,8 @@ CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually)\b", CI)
+    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually|"
+    r"let(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it)\b", CI)
 # A short statement of one new value ("Dr. Patel raised my lisinopril to 40mg", "I'm down to 78 kg now") says more
 # with fewer words: its object may stand between the verb and "to", its unit may be written onto the number, and
 # it may name no topic at all. A long message (a technical chat's) is held to the stricter forms above: its many
@@ -47,7 +51,7 @@ after before the and but for with from into onto our ours your yours their they 
 which who when where how was were are is be been being has have had having does did doing done not now
 currently about around roughly approximately nearly almost just only still also very really quite some any
 all each every more most less least than then too its it's i'm we're you're we've i've up down take takes
-took taking make makes made get gets got getting per over under since after before while last next this
+took taking make makes made get gets got getting let lets per over under since after before while last next this
 week weeks day days month months year years today yesterday tomorrow time times lately recently so
 trying try tried optimize optimizing optimise optimising improve improving improved working want wanted wants
 need needs needed help sure implement implementing implemented issue issues problem problems getting having
@@ -193,16 +197,21 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     """(active memories of the user this content says it updates, those it may update: kept and linked)."""
     given = measures(content)
     if not given:
-        return [], _replaced_earlier(user_id, content, said_by)
+        return [], _replaced_earlier(user_id, content, said_by) or _said_instead(user_id, content, said_by)
     lookup = _lookup_query(given)
-    if not lookup:  # "%" alone: nothing to look up by
+    if lookup:
+        query = SearchQuery(lookup, config="english", search_type="raw")
+        # Matched among the user's own full-text postings (memories/user_words.py), ranked by the words alone.
+        rows = (Memory.objects.alias(words=UserWords())
+                .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
+                .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
+                .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
+    elif any(m.updated and m.short and not m.topic for m in given):
+        # "Actually, let's make it €2,000": no word to look up by, the latest memories said it
+        rows = Memory.objects.filter(user_id=user_id, status=Status.ACTIVE).without_vectors().order_by(
+            "-created_at")[:LOOKUP_LIMIT]
+    else:  # "%" alone: nothing to look up by
         return [], []
-    query = SearchQuery(lookup, config="english", search_type="raw")
-    # Matched among the user's own full-text postings (memories/user_words.py), ranked by the words alone.
-    rows = (Memory.objects.alias(words=UserWords())
-            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
-            .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
-            .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
     updated, maybe = [], []
     for memory in rows:
         if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) != (said_by == SAID_BY_ASSISTANT):
@@ -215,7 +224,8 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     if not any(m.topic for m in given):
         updated = sorted(updated, key=lambda m: m.created_at, reverse=True)[:1]
     linked = {memory.pk for memory in updated + maybe}
-    return updated, maybe + [m for m in _replaced_earlier(user_id, content, said_by) if m.pk not in linked]
+    maybe += [m for m in _replaced_earlier(user_id, content, said_by) if m.pk not in linked]
+    return updated, maybe or ([] if updated else _said_instead(user_id, content, said_by))
 
 
 def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
@@ -231,3 +241,48 @@ def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
     return [memory for memory in rows
             if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
             and not _REPLACED.search(memory.content)]
+
+
+# A change said without naming what it replaces: "I've switched to learning Italian instead", "I signed up for the
+# full marathon instead of the half", "these days I wake up at 7:30". The latest memory on the same topic is linked.
+_INSTEAD = re.compile(r"\b(?:instead|these days|nowadays|any more|anymore|no longer)\b", CI)
+_NOT_INSTEAD_TOPIC = frozenset("instead nowadays anymore longer because switched signed started decided".split())
+
+
+def _topic_stems(text: str) -> set[str]:
+    return {word[:5] for word in _WORD.findall(text.lower())
+            if len(word) > 3 and word not in _NOT_TOPIC and word not in _NOT_INSTEAD_TOPIC}
+
+
+def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
+    """The latest active memory, said on the same side, sharing the most topic words with a change said with
+    "instead", "these days", "no longer"…: one word in common for a short statement, two for a long one."""
+    if not _INSTEAD.search(content):
+        return []
+    words = sorted({w for w in _LEXEME.findall(content.lower()) if len(w) > 3 and w not in _NOT_TOPIC
+                    and w not in _NOT_INSTEAD_TOPIC})
+    if not words:
+        return []
+    query = SearchQuery(" | ".join(words), config="english", search_type="raw")
+    rows = (Memory.objects.alias(words=UserWords())
+            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
+            .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
+            .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
+    stems, needed = _topic_stems(content), 1 if is_short(content) else 2
+    for memory in rows:
+        same_side = ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
+        if same_side and not _INSTEAD.search(memory.content) and len(stems & _topic_stems(memory.content)) >= needed:
+            return [memory]
+    return []
+
+
+def restated(new: str, old: str) -> str:
+    """"Let's make it €2,000" after "My budget for the trip is €1,500": "My budget for the trip is €2,000." —
+    the earlier statement with the new amount or number, so the update says what it is of; "" when unclear."""
+    for pattern in (_MONEY, _NUMBER):
+        new_values, old_values = list(pattern.finditer(new)), list(pattern.finditer(old))
+        if len(new_values) == 1 and len(old_values) == 1:
+            value = new_values[0].group(0) if pattern is _MONEY else new_values[0].group("value")
+            start, end = old_values[0].span(0 if pattern is _MONEY else "value")
+            return old[:start] + value + old[end:]
+    return ""

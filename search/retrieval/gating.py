@@ -31,7 +31,8 @@ KEYWORDS = {
     "health": r"allerg|medic|doctor|dentist|symptom|diagnos|prescri|pill|vaccin|therap|physio|injur|"
               r"pain|sick|illness|health|hospital|asthma|migraine|blood pressure|insomnia|intoleran|workout|gym\b|"
               r"dose|dosage|meds\b|weigh|kg\b|lbs\b|cholesterol|pregnan|surgery|flu\b|covid|clinic|headache|"
-              r"inhaler|eczema|arthritis|celiac|diabet|depress|anxiety|adhd|check-?up",
+              r"inhaler|eczema|arthritis|celiac|diabet|depress|anxiety|adhd|check-?up|smok|vap(?:e|ing)\b|cigarette|"
+              r"alcohol|sober",
     # The family words the write-time tagger files under relationship (ingest/pipeline/tag_domain.py), whole
     # words ("son", not "song"): "when is my daughter's birthday" must read where "my daughter Lily…" went.
     "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"
@@ -41,6 +42,11 @@ KEYWORDS = {
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
                     r"quarterly|roadmap|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
+    # Code and tools, a job's or a hobby's: the personal gate reads both ("which python version are we on" is
+    # no relationship question, whatever its "we" sounds like). Last, so a work word settles a tie.
+    "personal": r"python|javascript|typescript|java\b|rust\b|golang|sql|django|flask|fastapi|react|node\b|"
+                r"docker|kubernetes|api\b|apis\b|endpoint|database|framework|library|version|codebase|code\b|"
+                r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency",
 }
 _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}
 # What to eat is a health matter as well: an allergy, a diet or a condition told months ago must reach "suggest a

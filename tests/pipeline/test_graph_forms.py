@@ -270,3 +270,24 @@ def test_a_new_job_and_a_hotel_by_name(db):
     ingest("Sam got a new job at Netflix.", "We booked a hotel in Shinjuku called Hotel Gracery.")
     assert ("Sam", "works_at", "Netflix") in edges()
     assert dict(entities())["Hotel Gracery"] == "org"
+
+
+def test_characters_and_things_named_after_someone_are_no_people(db):
+    """"Iron Man", "Spider-Man" are characters; "my Gryffindor scarf" is a scarf; "Middle-earth" is no one's name;
+    "my Uncle Bob tonight" and "my Jake yesterday" are still people."""
+    ingest("Iron Man is my top pick, I love his humor.", "I noticed a pin on your purse. Is Spider-Man your favorite?",
+           "I wore my Gryffindor scarf to the premiere.", "I bought a map of Middle-earth for my study.",
+           "Dinner with my Uncle Bob tonight.", "I met my Jake yesterday at the park.")
+    kinds = dict(entities())
+    assert kinds["Iron Man"] == kinds["Spider-Man"] == kinds["Gryffindor"] == "thing"
+    assert kinds["Middle-earth"] == "place"
+    assert kinds["Uncle Bob"] == kinds["Jake"] == "person"
+
+
+def test_a_pet_the_speaker_calls_family_or_named_is_theirs(db):
+    ingest("We had to say goodbye to Max. He was part of our family for 10 years, and he's not here wagging that "
+           "tail anymore.", "I still have that stuffed animal dog you gave me! I named her Tilly.",
+           "We had a baby girl last week and we named her Lily.")
+    assert edges() >= {("Max", "pet_of", "me"), ("Tilly", "pet_of", "me")}
+    kinds = dict(entities())
+    assert kinds["Max"] == kinds["Tilly"] == "pet" and kinds.get("Lily") != "pet"

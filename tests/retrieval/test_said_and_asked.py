@@ -125,3 +125,40 @@ def test_a_budget_of_ones_own_and_a_family_birthday_are_read_where_they_are_aske
         ("assistant", "You mentioned getting her a pottery class voucher."), birthday)
     assert laptop in ask("what's my budget for the laptop?")
     assert birthday in ask("when is my sister's birthday?")
+
+
+def test_a_change_said_with_instead_or_these_days_comes_before_what_it_changes(say, ask):
+    """Nothing names the old value, yet it is linked: the latest memory on the same topic; a flight said as
+    "I'm flying to Berlin" is the flight that "got moved"."""
+    say("I started learning Spanish in January.", "I'm training for a half marathon in May.",
+        "I usually wake up at 6am.", "I'm flying to Berlin on March 3rd for the conference.",
+        "I've switched to learning Italian instead, Spanish wasn't clicking.",
+        "I signed up for the full marathon instead of the half.",
+        "These days I wake up at 7:30 because of the new job.", "Ugh, my flight got moved to March 5th.")
+    assert ask("what language am I learning")[0].startswith("I've switched to learning Italian")
+    assert ask("what race am I training for")[0].startswith("I signed up for the full marathon")
+    assert ask("what time do I wake up")[0].startswith("These days I wake up at 7:30")
+    assert ask("when is my flight to Berlin")[0] == "Ugh, my flight got moved to March 5th."
+
+
+def test_a_favourite_said_either_way_round_and_a_habit_quit(say, ask):
+    say("My favourite colour is blue.", "Actually, green is my favorite color now.", "I quit smoking two months ago!")
+    assert ask("what is my favorite color") == ["Favourite color is green"]  # blue superseded, whatever the spelling
+    assert "Quit smoking" in ask("do I smoke?")  # a fact sure enough for a health question, not a taste
+
+
+def test_what_the_assistant_did_for_the_user_is_kept(say, ask):
+    say("Please remind me about the dentist.",
+        ("assistant", "Done! I've set a reminder for your dentist appointment on Thursday at 2pm."))
+    assert any("Thursday at 2pm" in hit for hit in ask("when is my dentist appointment?"))
+
+
+def test_an_amount_changed_without_naming_it_is_restated_and_someones_job_is_kept(say, ask):
+    say("My budget for the trip is €1,500.", "Actually let's make it €2,000.",
+        "Alex is a software engineer at Spotify.", "Our app is on Python 3.9 but we're upgrading to 3.12 next sprint.")
+    assert ask("what is my budget for the trip")[0] == "My budget for the trip is €2,000."
+    assert not any("€1,500" in hit for hit in ask("what is my budget for the trip"))
+    assert "Alex is a software engineer at Spotify" in ask("where does Alex work?")
+    assert ask("which python version are we on")[0].startswith("Our app is on Python 3.9")
+    restated = Memory.objects.get(content="My budget for the trip is €2,000.")
+    assert restated.details["said"] == "Let's make it €2,000."
