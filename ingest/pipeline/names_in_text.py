@@ -111,7 +111,7 @@ ORG_WORDS = {
     "inc", "corp", "corporation", "gmbh", "ltd", "llc", "ag", "co", "company", "group", "bank", "university",
     "college", "school", "academy", "institute", "club", "hospital", "clinic", "cafe", "café", "restaurant",
     "bar", "studio", "studios", "gym", "foundation", "society", "association", "labs", "airlines", "airways",
-    "center", "centre", "church", "library", "museum", "theater", "theatre", "hotel", "shelter", "store",
+    "center", "centre", "church", "library", "museum", "theater", "theatre", "hotel", "shelter", "store", "elementary",
 }
 PLACE_WORDS = {
     "street", "st", "road", "avenue", "lane", "park", "lake", "river", "mountain", "mountains", "beach", "city",

@@ -65,7 +65,7 @@ _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
-_DIET = re.compile(rf"\bi(?:'m| am)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
+_DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
 _INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? "
                           r"(?P<what>[a-z]+)[- ]intolerant\b|"

@@ -43,7 +43,7 @@ KEYWORDS = {
     "relationship": re.compile(
         rf"\b({alternatives(PARTNERS, CLOSE_FAMILY)}|married|marry|dating|divorc\w*|break ?up|broke up|"
         r"fianc\w*|anniversary|relationship|parents?|"
-        r"family|kids|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
+        r"family|kids|bab(?:y|ies)|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
     "professional": re.compile(
         r"\b(work\w*|job|manager|boss|colleague|co-?worker|client|project|proposal|deadline|promot\w*|"
         r"salary|raise|office|company|team|career|quarterly|report|presentation|standup|sprint|employer|"

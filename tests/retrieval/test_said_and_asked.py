@@ -162,3 +162,11 @@ def test_an_amount_changed_without_naming_it_is_restated_and_someones_job_is_kep
     assert ask("which python version are we on")[0].startswith("Our app is on Python 3.9")
     restated = Memory.objects.get(content="My budget for the trip is €2,000.")
     assert restated.details["said"] == "Let's make it €2,000."
+
+
+def test_a_baby_on_the_way_a_diet_of_years_and_the_kids_school(say, ask):
+    say("We're expecting our second child in April!", "I've been vegetarian for 10 years.",
+        "My kids go to Lincoln Elementary.")
+    assert "We're expecting our second child in April!" in ask("when is the baby due?")
+    assert "Is vegetarian" in ask("what is my diet?")
+    assert Entity.objects.get(user_id="alice", canonical_name="Lincoln Elementary").kind == "org"
