@@ -153,12 +153,14 @@ google chatgpt wikipedia github gmail venmo paypal
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
+                   + r"(?:(?: [A-Z]\.){1,2}(?= [A-Z]))?"  # "George R. R. Martin", "John F. Kennedy"
                    + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2}:? " + _WORD + r"){0,3}")
 # A single word after a determiner ("some Chess", "a fellow Chef", "an Xbox") is a common noun or a product
 # capitalised, nobody's name; an acronym ("a LGBTQ group") or a word rare in English ("a Kvikk") is left to
 # the other rules.
 _COUNTED_BEFORE = re.compile(r"\b(?:a|an|some|any|another|every|each|no|fellow)\s+(?:fellow\s+)?$", re.IGNORECASE)
 COUNTED_WORD_ZIPF = 3.0
+_INITIAL = re.compile(r"[A-Z]\.")  # a middle initial, kept inside a name only
 _SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
 # Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
@@ -328,10 +330,10 @@ def name_spans(text: str):
         if words[:1] == ["New"] and " ".join(words[:3]).lower() not in place_names() and " ".join(
                 words[:2]).lower() not in place_names():
             words = words[1:]  # "New phone", but "New York City", "New Zealand"
-        words = [w for w in words if _is_word_of_a_name(w) or w in _SMALL_WORDS]
-        while words and words[0] in _SMALL_WORDS:
+        words = [w for w in words if _is_word_of_a_name(w) or w in _SMALL_WORDS or _INITIAL.fullmatch(w)]
+        while words and (words[0] in _SMALL_WORDS or _INITIAL.fullmatch(words[0])):
             words = words[1:]
-        while words and words[-1] in _SMALL_WORDS:
+        while words and (words[-1] in _SMALL_WORDS or _INITIAL.fullmatch(words[-1])):
             words = words[:-1]
         if (len(words) == 1 and not words[0].isupper() and _COUNTED_BEFORE.search(text[: match.start()])
                 and zipf_frequency(words[0].lower(), "en") >= COUNTED_WORD_ZIPF):

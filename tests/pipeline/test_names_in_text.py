@@ -78,3 +78,13 @@ def test_acronyms_in_the_plural_and_acronyms_doing_things_are_nobody():
     assert [(m.text, m.kind) for m in named_mentions('I\'m playing this fantasy RPG called "Xenoblade Chronicles".')
             ] == [("Xenoblade Chronicles", "thing"), ("RPG", "thing")]
     assert person_statement("this fantasy RPG called Xenoblade") == ""
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Have you read all of George R. R. Martin's books?", [("George R. R. Martin", "person")]),
+    ("I'm allergic to cats, so no Airbnbs with pets.", [("Airbnbs", "thing")]),
+    ("I had a nice chat with Harry. Then we watched a Harry Potter movie, the real Potter places next!",
+     [("Harry", "person"), ("Harry Potter", "thing"), ("Potter", "thing")]),
+])
+def test_initials_stay_in_a_name_a_brand_in_the_plural_and_a_titles_last_word_are_no_one_new(text, expected):
+    assert kinds(text) == expected
