@@ -4,8 +4,8 @@ computed — never a fact about the user.
 The seed's auto-memory is reflection after the response: the exchange is the unit, not the user's line
 alone. An assistant message is scored for substance (`assistant_relevance`): a proposal or recommendation
 ("I'd suggest…", "you could use…", "here's a plan"), a decision taken with the user ("let's go with…"), a
-computation or figures, code, a list of steps or options, something done for the user (a reminder set, a
-table booked) or a day and an hour. Chit-chat, apologies, offers of more help and
+computation or figures, code, a list of steps or options, advice as an instruction ("try…", "remember to…"),
+something done for the user (a reminder set, a table booked) or a day and an hour. Chit-chat, apologies, offers of more help and
 questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
 (`assistant_candidates`): its first MAX_PASSAGES passages of substance, each at most PASSAGE_CHARS (so it is
 embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
@@ -30,7 +30,8 @@ SUBSTANCE = [
     re.compile(r"\b(?:i(?:'d| would)? (?:recommend|suggest|propose|advise)|my (?:recommendation|suggestion)|"
                r"you (?:could|should|might|can|may want to) (?:use|try|consider|start|switch|add|set|go|keep|"
                r"split|move|replace|run|create|build|write|schedule|aim)|consider (?:using|adding|switching)|"
-               r"(?:a|the) (?:good|better|best|solid|safer|simpler) (?:option|choice|approach|fit)|"
+               r"(?:a|the|your) (?:good|great|better|best|solid|safer|safest|simpler|top) (?:option|choice|approach|"
+               r"fit|bet|pick)|i(?:'d| would) (?:go with|pick|choose|opt for)|"
                r"here(?:'s| is) (?:a|an|the|your|my) (?:[\w-]+ ){0,2}(?:plan|schedule|breakdown|outline|draft|"
                r"summary|approach|list|budget|itinerary|recipe|script|example|version|template|routine))\b", CI),
     re.compile(r"\b(?:let's (?:go with|use|settle on|stick with|do|plan|start|schedule|aim for)|we(?:'ll| will) "
@@ -43,6 +44,9 @@ SUBSTANCE = [
                CI),
     re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]"),
     re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
+    # Advice given as an instruction: "For your knee, try low-impact cardio", "Remember to bring your passport".
+    re.compile(r"(?:^|[.!?:]\s+|,\s+)(?:try|use|avoid|book|bring|pack|skip|consider|remember to|make sure|"
+               r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|opt for)\b", CI),
     # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on
     # Thursday at 2pm", "your table is booked for 7".
     re.compile(r"\bi(?:'ve| have)? (?:set|added|booked|scheduled|created|saved|reserved|cancell?ed|moved|updated|"

@@ -66,6 +66,18 @@ def test_a_plan_said_in_words_is_kept():
         assert score >= recall_setting("memory.relevance_threshold") and not reason, text
 
 
+@pytest.mark.parametrize("text", [
+    "Based on what you told me, your best option is the Kindle Paperwhite for reading at night.",
+    "I'd go with PostgreSQL here because you need transactions and joins.",
+    "For your knee, try low-impact cardio like swimming or cycling instead of running.",
+    "Remember to bring your passport and the printed visa to the embassy.",
+    "Done! I've set a reminder for your dentist appointment on Thursday at 2pm.",
+])
+def test_advice_a_choice_and_something_done_for_the_user_are_kept(text):
+    score, reason = assistant_relevance(text)
+    assert score >= recall_setting("memory.relevance_threshold") and not reason
+
+
 def test_chit_chat_apologies_and_questions_handed_back_are_not_kept(alice_api):
     body = ingest(alice_api, ("assistant", "You're welcome! Let me know if there is anything else I can do."),
                   ("assistant", "Sorry about that, my mistake. Thanks for your patience with me today."),
