@@ -102,8 +102,37 @@ _CONDITION = re.compile(r"\bi (?:have|was diagnosed with|suffer from|take|'m tak
                         r")\b", CI)
 
 
+# Traits said in passing, each a fact with its own attribute (a later one supersedes): the languages one speaks,
+# handedness, a night owl or an early bird, a shoe size.
+_LANGUAGES = re.compile(r"\bi (?:also )?speak (?P<what>(?-i:[A-Z])[a-z]+(?:(?:,| and| &)(?: (?:a (?:little|bit) of|"
+                        r"some|basic|decent|fluent|conversational))? (?-i:[A-Z])[a-z]+)*)", CI)
+_HANDED = re.compile(r"\bi(?:'m| am) (?P<what>left|right)[- ]handed\b", CI)
+_CHRONOTYPE = re.compile(r"\bi(?:'m| am) (?:(?:such|totally|definitely|more of|really) )*an? (?P<what>night owl|"
+                         r"early bird|morning person|night person|evening person)\b", CI)
+_SHOE_SIZE = re.compile(r"\bi (?:wear|take) (?:a )?(?:size|us|uk|eu)? ?(?P<what>\d{1,2}(?:\.5)?) (?:in )?shoes\b|"
+                        r"\bmy shoe size is (?P<what_b>\d{1,2}(?:\.5)?)\b", CI)
+
+
+def _traits(sentence: str, message: Message) -> list[Candidate]:
+    me, found = first_person(message), []
+    if match := _LANGUAGES.search(sentence):
+        languages = re.findall(r"(?-i:[A-Z])[a-z]+", match.group("what"))
+        found.append(fact_candidate(about(message, "Speaks " + " and ".join(languages)), "languages", [me],
+                                    domain="personal"))
+    if match := _HANDED.search(sentence):
+        found.append(fact_candidate(about(message, f"Is {match.group('what').lower()}-handed"), "handedness", [me],
+                                    domain="personal"))
+    if match := _CHRONOTYPE.search(sentence):
+        found.append(fact_candidate(about(message, f"Is a {match.group('what').lower()}"), "chronotype", [me],
+                                    domain="personal"))
+    if match := _SHOE_SIZE.search(sentence):
+        found.append(fact_candidate(about(message, f"Wears size {match.group('what') or match.group('what_b')} shoes"),
+                                    "shoe_size", [me], domain="personal"))
+    return found
+
+
 def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
-    found, me = [], first_person(message)
+    found, me = _traits(sentence, message), first_person(message)
     if match := _RESIDENCE.search(sentence):
         place = Mention(match.group("place"), "place", "object")
         fact = fact_candidate(about(message, f"Lives in {place.text}"), "residence", [me, place])

@@ -170,3 +170,12 @@ def test_a_baby_on_the_way_a_diet_of_years_and_the_kids_school(say, ask):
     assert "We're expecting our second child in April!" in ask("when is the baby due?")
     assert "Is vegetarian" in ask("what is my diet?")
     assert Entity.objects.get(user_id="alice", canonical_name="Lincoln Elementary").kind == "org"
+
+
+def test_traits_said_in_passing_are_facts(say, ask):
+    say("Btw, I'm left-handed, so keep that in mind for the desk setup.", "I speak French and a bit of German.",
+        "I'm a night owl, I do my best work after 10pm.", "I wear size 10 shoes.")
+    facts = set(Memory.objects.filter(user_id="alice", type="fact").values_list("content", flat=True))
+    assert facts >= {"Is left-handed", "Speaks French and German", "Is a night owl", "Wears size 10 shoes"}
+    assert "Speaks French and German" in ask("what languages do I speak?")
+    assert "Wears size 10 shoes" in ask("what is my shoe size?")
