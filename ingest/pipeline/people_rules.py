@@ -135,6 +135,8 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
             break
+    if (match := _SWITCHED_ROLE.search(sentence)) and is_name(match.group("a")):
+        found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
     if (match := _REPORTS_TO.search(sentence)) and is_name(match.group("a")):
         found.append(_role_of_mine(match.group("a"), "manager", message))
     if (match := _DATING.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
@@ -177,6 +179,14 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
     return found
 
 
+# Who one sees for something, one at a time: a new one takes the old one's place.
+ONE_AT_A_TIME = {"dentist", "therapist", "landlord"}
+# "I switched dentists, now I see Dr. Patel".
+_SWITCHED_ROLE = re.compile(r"(?i:\b(?:switched|changed|found a new|got a new) (?P<role>"
+                            + "|".join(sorted(ONE_AT_A_TIME)) + r")s?\b[^.!?]*?\b(?:now (?:i )?(?:see|go to|have)|"
+                            r"(?:my )?new one is|it's now|now it's)) " + NAME.format("a"))
+
+
 def _role_of_mine(name: str, role: str, message: Message) -> Candidate:
     """"Priya is my wife", "my sister Emma", "I report to Karen": the named person holds the role for the
     message's "I"; a role one person holds at a time is an attribute of the speaker, so a new holder supersedes."""
@@ -188,6 +198,8 @@ def _role_of_mine(name: str, role: str, message: Message) -> Candidate:
     relation = relation_candidate(f"{person.text} is {whose} {role}", person, ROLE_WORDS[role], me)
     if ROLE_WORDS[role] in EXCLUSIVE_ROLES:
         relation.subject, relation.attribute = me, f"role:{ROLE_WORDS[role]}"
+    elif role in ONE_AT_A_TIME:  # "my new dentist is Dr. Patel": Dr. Lee is no longer
+        relation.subject, relation.attribute = me, f"role:{role}"
     return relation
 
 

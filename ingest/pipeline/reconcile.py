@@ -41,7 +41,9 @@ _COLUMNS = columns(MEMORY_ROW_FIELDS)  # whole rows: a match may become the rein
 VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (value_updates.py)
 # An event said to have moved to another time: the kind of event it is, for finding the one it moves.
 _EVENT_KIND = (r"(?P<kind>meeting|call|lunch|dinner|breakfast|brunch|appointment|session|sync|standup|interview|"
-               r"review|class|lesson|party|flight|dentist|demo|presentation|trip|date|game|concert|visit)s?")
+               r"review|class|lesson|party|flight|dentist|demo|presentation|trip|date|game|concert|visit|wedding|exam|"
+               r"surgery|vacation|holiday|reunion|recital|ceremony|graduation|shift|check-?up|haircut|match|"
+               r"practice|rehearsal|shower|meetup|conference|workshop|webinar|training)s?")
 _RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?: back)?|postponed|shifted|changed)\b"
                           r"(?: \w+){0,2} (?:to|until|till)\b|"
                           # "we pushed the trip to April"

@@ -81,7 +81,7 @@ _ON_A_DIET = re.compile(r"\bi(?:'m| am) (?:now )?on an? (?P<diet>[a-z][\w\-]*(?:
 _DIET_DROPPED = re.compile(rf"\bi(?:'m| am) (?:not|no longer) (?:a )?(?P<diet>{_DIETS})(?: any ?more)?\b|"
                            rf"\bi (?:stopped|quit) being (?:a )?(?P<diet_b>{_DIETS})\b", CI)
 # What the speaker does not eat or drink: "I don't eat pork", "I can't eat gluten".
-_DOES_NOT_EAT = re.compile(r"\bi (?:don't|do not|can't|cannot|never) (?:eat|drink) (?P<what>[a-z][a-z \-]{1,30}?)"
+_DOES_NOT_EAT = re.compile(r"\bi (?:don't|do not|can't|cannot|never) (?P<verb>eat|drink) (?P<what>[a-z][a-z \-]{1,30}?)"
                            r"(?=[.,;!?]|$| any ?more\b| because\b)", CI)
 _NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
                            r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
@@ -209,8 +209,9 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(preference_candidate(about(message, f"No longer {diet}"), "diet", message, domain="personal"))
     if match := _DOES_NOT_EAT.search(sentence):
         what = clean_object(match.group("what"))
-        found.append(preference_candidate(about(message, f"Does not eat {what}"), f"taste:{what.lower()}"[:64], message,
-                                          domain="personal"))
+        verb = match.group("verb").lower()
+        found.append(preference_candidate(about(message, f"Does not {verb} {what}"), f"taste:{what.lower()}"[:64],
+                                          message, domain="personal"))
     return found
 
 

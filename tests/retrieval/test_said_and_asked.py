@@ -179,3 +179,13 @@ def test_traits_said_in_passing_are_facts(say, ask):
     assert facts >= {"Is left-handed", "Speaks French and German", "Is a night owl", "Wears size 10 shoes"}
     assert "Speaks French and German" in ask("what languages do I speak?")
     assert "Wears size 10 shoes" in ask("what is my shoe size?")
+
+
+def test_a_new_dentist_a_moved_wedding_and_coffee_given_up(say, ask):
+    say("My dentist is Dr. Lee.", "The wedding is on June 5th in Napa.", "I love coffee, I drink three cups a day.",
+        "I switched dentists, now I see Dr. Patel.", "The wedding got moved to June 12th.",
+        "I don't drink coffee anymore, I switched to tea.")
+    assert ask("who is my dentist?")[0] == "Dr. Patel is the user's dentist"
+    assert Memory.objects.get(content="Dr. Lee is the user's dentist").status == "superseded"
+    assert ask("when is the wedding?")[0] == "The wedding got moved to June 12th."
+    assert "Does not drink coffee" in ask("do I drink coffee?")
