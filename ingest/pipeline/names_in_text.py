@@ -152,7 +152,7 @@ google chatgpt wikipedia github gmail venmo paypal
 """.split())
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
-_NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?" + _WORD
+_NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof|St|Mt)\.? )?" + _WORD
                    + r"(?:(?: [A-Z]\.){1,2}(?= [A-Z]))?"  # "George R. R. Martin", "John F. Kennedy"
                    + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2}:? " + _WORD + r"){0,3}")
 # A single word after a determiner ("some Chess", "a fellow Chef", "an Xbox") is a common noun or a product
@@ -420,8 +420,10 @@ def name_kind(name: str, before: str, after: str) -> str:
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
         if last in words and not (person_before and kind == "place"):
             return kind
-    if first in PLACE_FIRST_WORDS and " " in name:
+    if first.rstrip(".") in PLACE_FIRST_WORDS and " " in name:
         return "place"
+    if first in ("st.", "st", "saint") and " " in name:  # "St. Luke's": a hospital, a church, a school
+        return "org"
     if first in ORG_FIRST_WORDS and " " in name:
         return "org"
     if first in CAR_MAKES and (" " in name or _CAR_BEFORE.search(before)):

@@ -52,6 +52,13 @@ _FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daug
 _MARRIED = re.compile(r"(?i:\b(?:i'm|i am|i've been|i have been|i got|we got) (?P<state>married|engaged) to )"
                       + NAME.format("a") + "|" + NAME.format("b")
                       + r"(?i: and i (?:are|have been|got|just got) (?P<state_b>married|engaged))\b")
+# Two others engaged or married: "My best friend Jess just got engaged to Mark!", "Jess and Mark got married".
+_THEY_MARRIED = re.compile(NAME.format("a") + r"(?i: (?:just |recently |finally )?(?:got|is|was|has been) "
+                           r"(?P<state>married|engaged) to )" + NAME.format("b") + "|" + NAME.format("a2")
+                           + r"(?i: and )" + NAME.format("b2") + r"(?i: (?:just |recently |finally )?(?:got|are|were) "
+                           r"(?P<state2>married|engaged))\b")
+# Someone's person named after them: "my coworker Priya and her husband Raj".
+_AND_THEIR_ROLE = re.compile(NAME.format("b") + r"(?i: and (?:his|her|their) )" + ROLE + r",? " + NAME.format("a"))
 # Someone's children named: "My brother Mike has two kids, Ella and Sam", "Jen has a son named Leo".
 _THEIR_CHILDREN = re.compile(NAME.format("b") + r"(?i: (?:has|had|have) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
                              r"(?:kids?|children|child|sons?|daughters?|boys?|girls?)(?:,| named| called|:)) "
@@ -89,7 +96,8 @@ _OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
 _NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?"
                           r"(?: and (?:his|her|their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
-_WORKS_AT = re.compile(NAME.format("a") + r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
+_WORKS_AT = re.compile(NAME.format("a") + r"(?i: (?:lives|is living) in (?-i:[A-Z])[\w'’\-]*(?: (?-i:[A-Z])[\w'’\-]*)?"
+                       r" and)? (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
                        r"(?:just |recently |finally )?(?:got|landed|started|accepted) (?:a|an|the) (?:new )?job) "
                        r"(?i:at|for|with) " + NAME.format("org"))  # "Sam got a new job at Netflix"
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
@@ -112,7 +120,7 @@ _VOCATIVE = re.compile(r"^\W*(?i:(?:thanks|thank you|hey|hi|hello|aw+|wow|yeah|c
 
 def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
     found = []
-    for pattern in (_RELATION_OF, _THEIR_ROLE_IS, _THEIR_ROLE_NAME):
+    for pattern in (_RELATION_OF, _THEIR_ROLE_IS, _THEIR_ROLE_NAME, _AND_THEIR_ROLE):
         if (match := pattern.search(sentence)) and is_name(match.group("a")) and is_name(match.group("b")):
             predicate = ROLE_WORDS[match.group("role").lower()]
             a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
@@ -126,6 +134,13 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
     if (match := _MARRIED.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
         found.append(_role_of_mine(name, "spouse" if (match.group("state") or match.group("state_b")).lower()
                                    == "married" else "fiancé", message))
+    if (match := _THEY_MARRIED.search(sentence)) and match.group(0)[:2].lower() not in ("i ", "we"):
+        a, b = match.group("a") or match.group("a2"), match.group("b") or match.group("b2")
+        if is_name(a) and is_name(b):
+            married = (match.group("state") or match.group("state2")).lower() == "married"
+            found.append(relation_candidate(f"{a} is {'married' if married else 'engaged'} to {b}",
+                                            Mention(a, role="subject"), "spouse_of" if married else "partner_of",
+                                            Mention(b, role="object")))
     if (match := _THEIR_CHILDREN.search(sentence)) and is_name(parent := match.group("b")):
         for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
             if is_name(name):

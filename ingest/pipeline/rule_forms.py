@@ -15,7 +15,7 @@ from ingest.pipeline.names_in_text import NODE_AT_ONCE_ROLES, ROLE_WORDS, same_r
 from recall_site.config import recall_setting
 
 CI = re.IGNORECASE
-NAME = r"(?P<{}>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"  # "Mrs. Kim"
+NAME = r"(?P<{}>(?:(?:Dr|Mr|Mrs|Ms|Prof|St|Mt)\.? )?[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){{0,2}})"  # "Mrs. Kim"
 ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True)) + ")"
 BIOGRAPHICAL = {"residence", "employer", "name", "called", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.

@@ -78,7 +78,8 @@ _OWNED = re.compile(r"\b(?:has|have|owns|own|bought|drives|drive)\s+"
                     r"(?:\w+\s+)?(\w+)", CI)
 _PREFIX = re.compile(r"^\W*(remember( that)?|fyi|btw|by the way|just so you know|note that|for the record|"
                      r"oh|so|well|also|and|actually|anyway)\b[\s,:]*", CI)
-_SENTENCES = re.compile(r"(?<=[.!?;])(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)\s+")  # not "Mrs. Kim"
+_SENTENCES = re.compile(r"(?<=[.!?;])(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bMt\.)"
+                        r"(?<!\b[A-Z]\.)\s+")  # not "Mrs. Kim", "St. Luke's", "George R. R. Martin"
 _INFERENCE = re.compile(
     r"\b(?:(?:the user|user|you)\s+(?:seem(?:s|ed)?|appear(?:s|ed)?|look(?:s|ed)?|sound(?:s|ed)?|"
     r"might be|may be|must be|was probably|is probably)|i\s+(?:seem(?:ed)?|appear(?:ed)?|look(?:ed)?|sound(?:ed)?))"

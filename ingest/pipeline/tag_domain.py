@@ -73,8 +73,10 @@ SENSITIVE_DOMAINS = {"health", "relationship"}
 # and I saw a play") or as who someone named is ("my son Leo is learning the piano"). What was done is the matter,
 # not the relationship: filed by the activity, and personal where it would be scheduling, so that the personal and
 # the relationship questions both read it (search/retrieval/gating).
-_FAMILY = rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|family|cousins?|grand\w+)"
-_COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the) (?:\w+ )?{_FAMILY}(?:'s)?(?: and (?:my |our |the )?"
+_FAMILY = (rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|family|cousins?|grand\w+|aunts?|"
+           r"uncles?|nieces?|nephews?|(?:\w+-)?in-laws?)")
+_COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the|his|her|their) (?:\w+ )?{_FAMILY}(?:'s)?"
+                      rf"(?: and (?:my |our |the )?"
                       rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b|"
                       rf"\b(?:my|our) {_FAMILY} (?=(?-i:[A-Z]))", CI)  # "my son Leo is learning the piano"
 _SAID_BY = re.compile(r"^Assistant: ")  # how the assistant's words are kept (assistant_turns.py)

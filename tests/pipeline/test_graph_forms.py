@@ -291,3 +291,12 @@ def test_a_pet_the_speaker_calls_family_or_named_is_theirs(db):
     assert edges() >= {("Max", "pet_of", "me"), ("Tilly", "pet_of", "me")}
     kinds = dict(entities())
     assert kinds["Max"] == kinds["Tilly"] == "pet" and kinds.get("Lily") != "pet"
+
+
+def test_others_engaged_a_partner_named_after_them_and_a_saints_hospital(db):
+    ingest("My best friend Jess just got engaged to Mark!", "My cousin Dan lives in Austin and works at Dell.",
+           "Chris's girlfriend Amy is a nurse at St. Luke's.",
+           "I went climbing with my coworker Priya and her husband Raj on Saturday.")
+    assert edges() >= {("Jess", "partner_of", "Mark"), ("Dan", "works_at", "Dell"), ("Dan", "lives_in", "Austin"),
+                       ("Amy", "works_at", "St. Luke's"), ("Raj", "spouse_of", "Priya")}
+    assert dict(entities())["St. Luke's"] == "org"
