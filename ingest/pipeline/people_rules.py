@@ -97,7 +97,8 @@ _NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |r
                           r"(?: and (?:his|her|their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")
 _WE_HAVE = re.compile(r"\b(?:i|we)\b(?:'ve| have)?(?: \w+){0,3} $", re.IGNORECASE)
 _WORKS_AT = re.compile(NAME.format("a") + r"(?i: (?:lives|is living) in (?-i:[A-Z])[\w'’\-]*"
-                       r"(?: (?-i:[A-Z])[\w'’\-]*)? and)? (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
+                       r"(?: (?-i:[A-Z])[\w'’\-]*)? and)?"
+                       r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
                        r"(?:just |recently |finally )?(?:got|landed|started|accepted) (?:a|an|the) (?:new )?job) "
                        r"(?i:at|for|with) " + NAME.format("org"))  # "Sam got a new job at Netflix"
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
