@@ -66,6 +66,7 @@ CUES = [
                 r"(don't|do not|never) (eat|drink)|i'm (not )?an? \w+ person)\b", CI), 0.25),
     (re.compile(r"\b(always|never|don't|do not) (reply|answer|use|write|call|remind|book|schedule|text|send)\b", CI),
      0.2),
+    (re.compile(r"^\W*i(?:'m| am) \d{1,2}\W*$", CI), 0.4),  # one's age, answered in two words: "I'm 32."
     # A first-person declarative sentence of some length usually tells something about the user.
     (re.compile(r"^\W*(i|we|i'm|i've|we're|we've|i'd|my|our)\b(\W+\w+){3,}[^?]*$", CI), 0.1),
     # So does a long chat message that speaks in the first person anywhere.

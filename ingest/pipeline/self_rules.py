@@ -28,7 +28,7 @@ _BROKE_UP = re.compile(
     r"(?: with)?|\band i (?:just |finally |recently )?(?:broke up|split up|separated|got divorced)|"
     r"\b(?:broke|breaking) up with me)\b")
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
-_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bmy home ?(?:country|town),? )"
+_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bi was born (?:and raised )?in |\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)? "
                          r"as (?P<job>an? [a-z][a-z \-]{2,40}?)"
@@ -62,7 +62,7 @@ _NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
 _CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call me) )" + NAME.format("a"))
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
 # The speaker's age: "I'm 34 years old", "I just turned 35".
-_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|\bi (?:just |recently )?turned "
+_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|\bi (?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
@@ -109,6 +109,13 @@ _LANGUAGES = re.compile(r"\bi (?:also )?speak (?P<what>(?-i:[A-Z])[a-z]+(?:(?:,|
 _HANDED = re.compile(r"\bi(?:'m| am) (?P<what>left|right)[- ]handed\b", CI)
 _CHRONOTYPE = re.compile(r"\bi(?:'m| am) (?:(?:such|totally|definitely|more of|really) )*an? (?P<what>night owl|"
                          r"early bird|morning person|night person|evening person)\b", CI)
+_DEGREE = re.compile(r"\bi (?:have|hold|got|earned|finished|completed) (?:a|an|my) (?P<degree>phd|ph\.d\.?|doctorate|"
+                     r"master'?s|bachelor'?s|mba|md|law degree|degree)(?: degree)? in (?P<field>[a-z][a-z \-]{2,40}?)"
+                     r"(?= from\b| at\b|[.,;!?]|$)", CI)
+_STATUS = re.compile(r"\bi(?:'m| am) (?:now |currently |recently )?(?P<status>single|divorced|widowed|separated)\b", CI)
+_DRIVES = re.compile(r"\bi (?:drive|own) an? (?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
+_PLAYS = re.compile(r"\bi (?:play|have played|'ve played) the (?P<instrument>guitar|piano|violin|cello|drums|bass|ukulele|"
+                    r"saxophone|sax|flute|trumpet|clarinet|harp|banjo|keyboard|viola|trombone|harmonica)\b", CI)
 _SHOE_SIZE = re.compile(r"\bi (?:wear|take) (?:a )?(?:size|us|uk|eu)? ?(?P<what>\d{1,2}(?:\.5)?) (?:in )?shoes\b|"
                         r"\bmy shoe size is (?P<what_b>\d{1,2}(?:\.5)?)\b", CI)
 
@@ -124,6 +131,22 @@ def _traits(sentence: str, message: Message) -> list[Candidate]:
                                     domain="personal"))
     if match := _CHRONOTYPE.search(sentence):
         found.append(fact_candidate(about(message, f"Is a {match.group('what').lower()}"), "chronotype", [me],
+                                    domain="personal"))
+    if match := _DEGREE.search(sentence):
+        degree = {"phd": "PhD", "ph.d": "PhD", "ph.d.": "PhD", "md": "MD", "mba": "MBA"}.get(
+            match.group("degree").lower(), match.group("degree").lower())
+        found.append(fact_candidate(about(message, f"Has {article(degree)} {degree} in {match.group('field')}"),
+                                    f"degree:{degree.lower()}", [me], domain="personal"))
+    if match := _STATUS.search(sentence):
+        found.append(fact_candidate(about(message, f"Is {match.group('status').lower()}"), "relationship_status", [me],
+                                    domain="relationship"))
+    if match := _DRIVES.search(sentence):
+        car = Mention(re.sub(r"^\d{4} ", "", match.group("car")), "thing", "object")  # the model, not its year
+        found.append(fact_candidate(about(message, f"Drives a {match.group('car')}"), "car", [me, car],
+                                    domain="personal"))
+    if match := _PLAYS.search(sentence):
+        instrument = match.group("instrument").lower()
+        found.append(fact_candidate(about(message, f"Plays the {instrument}"), f"plays:{instrument}", [me],
                                     domain="personal"))
     if match := _SHOE_SIZE.search(sentence):
         found.append(fact_candidate(about(message, f"Wears size {match.group('what') or match.group('what_b')} shoes"),
@@ -169,7 +192,7 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact_candidate(about(message, f"Wants to be called {match.group('a')}"), "called", [me],
                                     domain="personal"))
     if match := _AGE.search(sentence):
-        age = match.group("age") or match.group("turned")
+        age = match.group("age") or match.group("turned") or match.group("bare")
         found.append(fact_candidate(about(message, f"Is {age} years old"), "age", [me], domain="personal"))
     if match := _BIRTHDAY.search(sentence):
         found.append(fact_candidate(about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday",

@@ -189,3 +189,13 @@ def test_a_new_dentist_a_moved_wedding_and_coffee_given_up(say, ask):
     assert Memory.objects.get(content="Dr. Lee is the user's dentist").status == "superseded"
     assert ask("when is the wedding?")[0] == "The wedding got moved to June 12th."
     assert "Does not drink coffee" in ask("do I drink coffee?")
+
+
+def test_who_the_user_is_said_in_a_few_words_is_facts(say, ask):
+    say("I'm 32.", "I was born in Lagos.", "I have a PhD in chemistry.", "I'm divorced.", "I drive a Tesla Model 3.",
+        "I play the guitar.")
+    facts = set(Memory.objects.filter(user_id="alice", type="fact").values_list("content", flat=True))
+    assert facts >= {"Is 32 years old", "Is from Lagos", "Has a PhD in chemistry", "Is divorced",
+                     "Drives a Tesla Model 3", "Plays the guitar"}
+    assert "Is from Lagos" in ask("where was I born?")
+    assert "Drives a Tesla Model 3" in ask("what car do I drive?")
