@@ -28,7 +28,8 @@ _BROKE_UP = re.compile(
     r"(?: with)?|\band i (?:just |finally |recently )?(?:broke up|split up|separated|got divorced)|"
     r"\b(?:broke|breaking) up with me)\b")
 # Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
-_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bi was born (?:and raised )?in |\bmy home ?(?:country|town),? )"
+_ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bi was born (?:and raised )?in |"
+                     r"\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)? "
                          r"as (?P<job>an? [a-z][a-z \-]{2,40}?)"
@@ -62,7 +63,8 @@ _NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
 _CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call me) )" + NAME.format("a"))
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
 # The speaker's age: "I'm 34 years old", "I just turned 35".
-_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|\bi (?:just |recently )?turned "
+_AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|"
+                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|\bi (?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
@@ -114,7 +116,8 @@ _DEGREE = re.compile(r"\bi (?:have|hold|got|earned|finished|completed) (?:a|an|m
                      r"(?= from\b| at\b|[.,;!?]|$)", CI)
 _STATUS = re.compile(r"\bi(?:'m| am) (?:now |currently |recently )?(?P<status>single|divorced|widowed|separated)\b", CI)
 _DRIVES = re.compile(r"\bi (?:drive|own) an? (?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
-_PLAYS = re.compile(r"\bi (?:play|have played|'ve played) the (?P<instrument>guitar|piano|violin|cello|drums|bass|ukulele|"
+_PLAYS = re.compile(r"\bi (?:play|have played|'ve played) the (?P<instrument>guitar|piano|violin|cello|drums|bass|"
+                    r"ukulele|"
                     r"saxophone|sax|flute|trumpet|clarinet|harp|banjo|keyboard|viola|trombone|harmonica)\b", CI)
 _SHOE_SIZE = re.compile(r"\bi (?:wear|take) (?:a )?(?:size|us|uk|eu)? ?(?P<what>\d{1,2}(?:\.5)?) (?:in )?shoes\b|"
                         r"\bmy shoe size is (?P<what_b>\d{1,2}(?:\.5)?)\b", CI)
