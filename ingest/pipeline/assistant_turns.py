@@ -5,8 +5,8 @@ The seed's auto-memory is reflection after the response: the exchange is the uni
 alone. An assistant message is scored for substance (`assistant_relevance`): a proposal or recommendation
 ("I'd suggest…", "you could use…", "here's a plan"), a decision taken with the user ("let's go with…"), a
 computation or figures, code, a list of steps or options, advice as an instruction ("try…", "remember to…"),
-something done for the user (a reminder set, a table booked) or a day and an hour. Chit-chat, apologies, offers of more help and
-questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
+something done for the user (a reminder set, a table booked) or a day and an hour. Chit-chat, apologies, offers
+of more help and questions handed back are filtered as the user's small talk is. What is kept becomes `event` memories
 (`assistant_candidates`): its first MAX_PASSAGES passages of substance, each at most PASSAGE_CHARS (so it is
 embedded whole), each saying "Assistant: …", with `details.said_by` "assistant" and
 `details.in_reply_to` the user turn it answered (`Message.in_reply_to`). They name no entities and have no

@@ -38,7 +38,8 @@ KEYWORDS = {
     "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"
                     r"break ?up|anniversary|relationship|fianc|romantic|"
                     rf"(?:{alternatives(CLOSE_FAMILY)}|parent|kid|child|cousin|aunt|uncle|niece|nephew)s?\b|"
-                    r"children\b|family\b|bab(?:y|ies)\b|in-laws\b|grand(?:ma|pa|mother|father|son|daughter|parent|kid|child)",
+                    r"children\b|family\b|bab(?:y|ies)\b|in-laws\b|"
+                    r"grand(?:ma|pa|mother|father|son|daughter|parent|kid|child)",
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
                     r"quarterly|roadmap|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
