@@ -149,7 +149,13 @@ PLATFORM_NAMES = frozenset("""
 youtube instagram tiktok facebook twitter reddit pinterest snapchat whatsapp telegram discord slack zoom
 linkedin netflix spotify hulu twitch tumblr etsy ebay amazon uber lyft airbnb duolingo strava tinder bumble
 google chatgpt wikipedia github gmail venmo paypal
-""".split())
+""".split()) | frozenset(  # the tools a user builds with: "a Firebase backend", "moving to Supabase", "in React Native"
+    "python javascript typescript java kotlin swift rust golang ruby php scala haskell elixir react vue angular "
+    "svelte nextjs django flask fastapi rails laravel spring node nodejs deno firebase supabase postgres postgresql "
+    "mysql sqlite mongodb redis elasticsearch kafka rabbitmq docker kubernetes terraform aws gcp azure heroku "
+    "vercel netlify graphql nginx linux ubuntu debian pytorch tensorflow pandas numpy jupyter excel tableau "
+    "notion figma jira trello asana confluence gitlab bitbucket flutter xcode vscode".split()) | {
+    "react native", "next.js", "node.js", "vue.js", "ruby on rails", "google sheets", "power bi", "visual studio"}
 _WORD = r"[A-Z][\w'’\-]*"
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof|St|Mt)\.? )?" + _WORD
@@ -223,8 +229,8 @@ porsche lexus prius dodge ram gmc cadillac buick acura infiniti mitsubishi fiat 
 """.split())
 _CAR_BEFORE = re.compile(r"\b(?:a|an|my|our|the|his|her|their|new|used|old|\d{4})\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
-# A name between a possessive and a noun describes the thing owned: "my Gryffindor scarf", "her Spider-Man pin".
-_OWNER_BEFORE = re.compile(r"\b(?:my|your|his|her|our|their)\s+$", re.IGNORECASE)
+# A name between a possessive (or "a") and a noun describes the thing: "my Gryffindor scarf", "a Firebase backend".
+_OWNER_BEFORE = re.compile(r"\b(?:my|your|his|her|our|their|a|an)\s+$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"^ (?P<word>[a-z]{3,})\b")
 _NOT_NOUNS = frozenset("""
 and but who whom whose which that when where while because since than then too also just always never really

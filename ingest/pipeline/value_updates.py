@@ -30,8 +30,9 @@ from memories.user_words import UserToken, UserWords
 CI = re.IGNORECASE
 UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
-    r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved) (?:from .{1,40}? )?"
-    r"to|no longer|not anymore|instead of|anymore|updated?|revised|actually|"
+    r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved|slipped|slid|"
+    r"pushed|delayed|postponed|bumped) (?:from .{1,40}? )?to|crossed|reached|surpassed|topped|no longer|not anymore|"
+    r"instead of|anymore|updated?|revised|actually|"
     r"let(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it)\b", CI)
 # A short statement of one new value ("Dr. Patel raised my lisinopril to 40mg", "I'm down to 78 kg now") says more
 # with fewer words: its object may stand between the verb and "to", its unit may be written onto the number, and
@@ -51,7 +52,8 @@ after before the and but for with from into onto our ours your yours their they 
 which who when where how was were are is be been being has have had having does did doing done not now
 currently about around roughly approximately nearly almost just only still also very really quite some any
 all each every more most less least than then too its it's i'm we're you're we've i've up down take takes
-took taking make makes made get gets got getting let lets per over under since after before while last next this
+took taking make makes made get gets got getting let lets per over under slipped slid pushed delayed postponed
+bumped since after before while last next this
 week weeks day days month months year years today yesterday tomorrow time times lately recently so
 trying try tried optimize optimizing optimise optimising improve improving improved working want wanted wants
 need needs needed help sure implement implementing implemented issue issues problem problems getting having

@@ -199,3 +199,14 @@ def test_who_the_user_is_said_in_a_few_words_is_facts(say, ask):
                      "Drives a Tesla Model 3", "Plays the guitar"}
     assert "Is from Lagos" in ask("where was I born?")
     assert "Drives a Tesla Model 3" in ask("what car do I drive?")
+
+
+def test_a_project_told_to_the_assistant_tools_users_and_a_slipped_deadline(say, ask):
+    say("I'm building a budgeting app in React Native with a Firebase backend.", "The app has about 1,200 users now.",
+        "Our deadline for the beta is March 15.", "We're moving from Firebase to Supabase next month.",
+        "The deadline slipped to March 29.", "We just crossed 2,000 users!")
+    kinds = {e.canonical_name: e.kind for e in Entity.objects.filter(user_id="alice")}
+    assert kinds["React Native"] == kinds["Firebase"] == kinds["Supabase"] == "thing"
+    assert ask("how many users does the app have?")[0] == "The app has about 2,000 users now."
+    assert ask("when is the beta deadline?")[0] == "The deadline slipped to March 29."
+    assert Memory.objects.get(content="Our deadline for the beta is March 15.").status == "superseded"
