@@ -150,8 +150,8 @@ youtube instagram tiktok facebook twitter reddit pinterest snapchat whatsapp tel
 linkedin netflix spotify hulu twitch tumblr etsy ebay amazon uber lyft airbnb duolingo strava tinder bumble
 google chatgpt wikipedia github gmail venmo paypal
 """.split()) | frozenset(  # the tools a user builds with: "a Firebase backend", "moving to Supabase", "in React Native"
-    "python javascript typescript java kotlin swift rust golang ruby php scala haskell elixir react vue angular "
-    "svelte nextjs django flask fastapi rails laravel spring node nodejs deno firebase supabase postgres postgresql "
+    "python javascript typescript java kotlin golang php scala haskell elixir react vue angular "
+    "svelte nextjs django flask fastapi rails laravel node nodejs deno firebase supabase postgres postgresql "
     "mysql sqlite mongodb redis elasticsearch kafka rabbitmq docker kubernetes terraform aws gcp azure heroku "
     "vercel netlify graphql nginx linux ubuntu debian pytorch tensorflow pandas numpy jupyter excel tableau "
     "notion figma jira trello asana confluence gitlab bitbucket flutter xcode vscode".split()) | {
