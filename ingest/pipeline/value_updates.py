@@ -202,12 +202,7 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
         return [], _replaced_earlier(user_id, content, said_by) or _said_instead(user_id, content, said_by)
     lookup = _lookup_query(given)
     if lookup:
-        query = SearchQuery(lookup, config="english", search_type="raw")
-        # Matched among the user's own full-text postings (memories/user_words.py), ranked by the words alone.
-        rows = (Memory.objects.alias(words=UserWords())
-                .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
-                .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
-                .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
+        rows = _ranked_by_words(user_id, lookup)
     elif any(m.updated and m.short and not m.topic for m in given):
         # "Actually, let's make it €2,000": no word to look up by, the latest memories said it
         rows = Memory.objects.filter(user_id=user_id, status=Status.ACTIVE).without_vectors().order_by(
@@ -216,7 +211,7 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
         return [], []
     updated, maybe = [], []
     for memory in rows:
-        if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) != (said_by == SAID_BY_ASSISTANT):
+        if not _same_side(memory, said_by):
             continue
         pairs = [new for new in given for old in measures(memory.content) if same_measure(new, old)]
         if pairs:
@@ -230,6 +225,21 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     return updated, maybe or ([] if updated else _said_instead(user_id, content, said_by))
 
 
+def _same_side(memory: Memory, said_by: str) -> bool:
+    """Both said by the assistant, or neither: one side never updates the other's words."""
+    return ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
+
+
+def _ranked_by_words(user_id: str, tsquery: str):
+    """The user's active memories holding any of the raw tsquery's words, among the user's own full-text postings
+    (memories/user_words.py), those sharing most first, then the latest."""
+    query = SearchQuery(tsquery, config="english", search_type="raw")
+    return (Memory.objects.alias(words=UserWords())
+            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
+            .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
+            .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
+
+
 def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
     """Active memories of the user, said on the same side, that name the thing this content replaces."""
     old = replaced(content)
@@ -241,8 +251,7 @@ def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
             .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id)).without_vectors()
             .order_by("-created_at")[:LOOKUP_LIMIT])
     return [memory for memory in rows
-            if ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
-            and not _REPLACED.search(memory.content)]
+            if _same_side(memory, said_by) and not _REPLACED.search(memory.content)]
 
 
 # A change said without naming what it replaces: "I've switched to learning Italian instead", "I signed up for the
@@ -251,9 +260,13 @@ _INSTEAD = re.compile(r"\b(?:instead|these days|nowadays|any more|anymore|no lon
 _NOT_INSTEAD_TOPIC = frozenset("instead nowadays anymore longer because switched signed started decided".split())
 
 
-def _topic_stems(text: str) -> set[str]:
-    return {word[:5] for word in _WORD.findall(text.lower())
+def _topic_words(text: str) -> set[str]:
+    return {word for word in _LEXEME.findall(text.lower())
             if len(word) > 3 and word not in _NOT_TOPIC and word not in _NOT_INSTEAD_TOPIC}
+
+
+def _topic_stems(text: str) -> set[str]:
+    return {word[:5] for word in _topic_words(text)}
 
 
 def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
@@ -261,19 +274,13 @@ def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
     "instead", "these days", "no longer"…: one word in common for a short statement, two for a long one."""
     if not _INSTEAD.search(content):
         return []
-    words = sorted({w for w in _LEXEME.findall(content.lower()) if len(w) > 3 and w not in _NOT_TOPIC
-                    and w not in _NOT_INSTEAD_TOPIC})
+    words = _topic_words(content)
     if not words:
         return []
-    query = SearchQuery(" | ".join(words), config="english", search_type="raw")
-    rows = (Memory.objects.alias(words=UserWords())
-            .filter(user_id=user_id, status=Status.ACTIVE, words=query & UserToken(user_id))
-            .annotate(shared=SearchRank(F("search_vector"), query)).without_vectors()
-            .order_by("-shared", "-created_at")[:LOOKUP_LIMIT])
-    stems, needed = _topic_stems(content), 1 if is_short(content) else 2
-    for memory in rows:
-        same_side = ((memory.details or {}).get("said_by", "") == SAID_BY_ASSISTANT) == (said_by == SAID_BY_ASSISTANT)
-        if same_side and not _INSTEAD.search(memory.content) and len(stems & _topic_stems(memory.content)) >= needed:
+    stems, needed = {word[:5] for word in words}, 1 if is_short(content) else 2
+    for memory in _ranked_by_words(user_id, " | ".join(sorted(words))):
+        if (_same_side(memory, said_by) and not _INSTEAD.search(memory.content)
+                and len(stems & _topic_stems(memory.content)) >= needed):
             return [memory]
     return []
 
