@@ -47,6 +47,7 @@ ROLE_WORDS = {
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
     "coach": "coach_of", "teacher": "teacher_of", "tutor": "teacher_of", "trainer": "coach_of",
+    "parent": "parent_of", "grandparent": "relative_of",
     **{f"{kin}-in-law": "relative_of" for kin in ("brother", "sister", "mother", "father", "son", "daughter")},
 }
 # Words for one role of one person: "my husband" in one session and "my partner" in another are one node.
@@ -135,7 +136,7 @@ _PET_BEFORE = re.compile(r"\b" + _PET + r"(?: (?:named|called))? $", re.IGNORECA
 _PET_AFTER = re.compile(r"^,? (?:is )?(?:my|our|his|her|their|the) (?:\w+ )?" + _PET + r"\b", re.IGNORECASE)
 _PET_WORD = re.compile(r"\b" + _PET + r"\b", re.IGNORECASE)
 _CHILD_WORD = re.compile(r"\b(?:baby|babies|born|newborn|son|daughter|child|kid)\b", re.IGNORECASE)
-_NAMED_IT = re.compile(r"\b(?:i|we) (?:named|called|call) (?:her|him|it) $", re.IGNORECASE)
+_NAMED_IT = re.compile(r"\b(?:(?:i|we) (?:named|called|call)|and named) (?:her|him|it) $", re.IGNORECASE)
 # What only an animal does: with one person named and no animal word, that someone is a pet.
 _ANIMAL_DOING = re.compile(r"\b(?:wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)|"
                            r"meow(?:s|ed|ing)|(?:his|her) (?:paws|fur|leash|kibble))\b", re.IGNORECASE)
@@ -207,6 +208,10 @@ _PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
                          re.IGNORECASE)
+# A school got into or a band liked: "got into Stanford", "graduated from Oberlin", "my favorite band is Arctic Monkeys".
+_ORG_NOUN_BEFORE = re.compile(r"\b(?:(?:got|get|gets|getting) (?:accepted )?into|accepted (?:in)?to|admitted to|"
+                              r"graduated from|enrolled (?:at|in)|(?:band|team|company|brand|label|university|college|"
+                              r"school|club|charity|startup|nonprofit)(?: (?:is|was|called|named))?)\s+$", re.IGNORECASE)
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
@@ -444,6 +449,8 @@ def name_kind(name: str, before: str, after: str) -> str:
     bare = name.removesuffix("'s").removesuffix("’s")
     if person_before:
         return "person"
+    if _ORG_NOUN_BEFORE.search(before):
+        return "org"
     if bare.lower() in place_names() and not (_WITH_BEFORE.search(before) or _PERSON_AFTER.match(after)):
         return "place"
     if name.endswith(("'s", "’s")):

@@ -18,6 +18,7 @@ from ingest.pipeline.names_in_text import (
 from ingest.pipeline.rule_forms import (
     CI,
     EXCLUSIVE_ROLES,
+    JOB_HEADS,
     NAME,
     ROLE,
     about,
@@ -47,7 +48,13 @@ _I_HAVE_FAMILY = re.compile(r"(?i:\b(?:i|we) (?:have|'ve got|got|had) (?:a|an|on
                             r"(?:,| named| called|:)) "
                             + NAME.format("a") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daughters": "daughter", "kids": "kid",
-                "children": "child"}
+                "children": "child", "parents": "parent", "grandparents": "grandparent", "cousins": "cousin"}
+# The speaker's family named in a list: "my kids, Ethan and Sophie,", "my two sons Jake and Sam", "my parents, Linda
+# and Mark, are visiting".
+_MY_FAMILY_NAMED = re.compile(r"(?i:\bmy (?:two |three |four |\d |little |younger |older |grown )?"
+                              r"(?P<family>sisters|brothers|sons|daughters|kids|children|parents|grandparents|cousins)"
+                              r",? (?:are |named |called )?)" + NAME.format("a")
+                              + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)+)")
 # Married or engaged: "I'm married to Tom", "Tom and I have been married for 10 years", "I'm engaged to Sam".
 _MARRIED = re.compile(r"(?i:\b(?:i'm|i am|i've been|i have been|i got|we got) (?P<state>married|engaged) to )"
                       + NAME.format("a") + "|" + NAME.format("b")
@@ -101,6 +108,9 @@ _WORKS_AT = re.compile(NAME.format("a") + r"(?i: (?:lives|is living) in (?-i:[A-
                        r" (?i:works|is working|(?:is|works as) an? (?P<job>[a-z][a-z \-]{2,30}?)|"
                        r"(?:just |recently |finally )?(?:got|landed|started|accepted) (?:a|an|the) (?:new )?job) "
                        r"(?i:at|for|with) " + NAME.format("org"))  # "Sam got a new job at Netflix"
+# Someone else's job, no employer said: "my brother-in-law Dave is a firefighter in Seattle".
+_THEIR_JOB = re.compile(NAME.format("a") + r"(?i: (?:is|works as|has been) an? (?P<job>(?:[a-z\-]+ ){0,2}?(?:"
+                        + JOB_HEADS + r")))(?=(?i: (?:in|now|too|and|for|who)\b)|[.,;!?]|$)")
 # Someone else's home: "Ana just moved to Porto", "my sister Emma lives in Toronto".
 # Not "the meeting with Dana moved to Thursday": the one who moves is no preposition's object, a place no day.
 _LIVES_IN = re.compile(r"(?<!with )" + NAME.format("a")
@@ -127,7 +137,7 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
             a, b = Mention(match.group("a"), role="subject"), Mention(match.group("b"), role="object")
             found.append(relation_candidate(f"{a.text} is {b.text}'s {match.group('role').lower()}", a, predicate, b))
             break
-    if match := _I_HAVE_FAMILY.search(sentence):
+    if match := _I_HAVE_FAMILY.search(sentence) or _MY_FAMILY_NAMED.search(sentence):
         role = _FAMILY_ROLE.get(match.group("family").lower(), match.group("family").lower())
         for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
             if is_name(name):
@@ -192,6 +202,10 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
             fact = fact_candidate(f"{person.text} {said} {org.text}", "employer", [person, org])
             fact.relation, fact.domain = RelationSpec(person, "works_at", org), "professional"
             found.append(fact)
+    elif (match := _THEIR_JOB.search(sentence)) and is_name(match.group("a")):
+        job = match.group("job")
+        found.append(fact_candidate(f"{match.group('a')} is {article(job)} {job}", "occupation",
+                                    [Mention(match.group("a"), role="subject")], domain="professional"))
     return found
 
 
@@ -265,7 +279,7 @@ def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
 
 # The speaker's own animal, named without "my dog": "… part of our family for 10 years", "Max and I had a blast".
 _OURS = (r"\b(?:part of (?:our|the) family|our (?:family|boy|girl|baby|buddy|furry)|(?:my|our) {name}|"
-         r"{name} and (?:i|me)|(?:i|we) (?:named|call(?:ed)?) (?:her|him|it) {name}|"
+         r"{name} and (?:i|me)|(?:(?:i|we) (?:named|call(?:ed)?)|and named) (?:her|him|it) {name}|"
          r"(?:i|we) (?:lost|had to (?:say goodbye to|put down|let go of)|miss(?:ed)?) {name})\b")
 
 

@@ -56,6 +56,10 @@ CUES = [
                 r"october|november|december)\b", CI), 0.2),
     (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
+    # A request that tells the user's own plans: "can you help me plan a trip to Lisbon in May?"
+    (re.compile(r"\b(plan|planning|book|booking|organi[sz]e|organi[sz]ing|prepare for|pack for) (a|an|my|our|the) "
+                r"(\w+ )?(trip|vacation|holiday|honeymoon|party|wedding|move|visit|birthday|anniversary|surprise)\b",
+                CI), 0.2),
     (re.compile(r"\b(always|never|usually|every (day|week|morning|monday|tuesday|wednesday|thursday|friday))\b", CI),
      0.1),
     (re.compile(r"\b(the user|user)\b", CI), 0.1),

@@ -20,6 +20,14 @@ ROLE = "(?P<role>" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, revers
 BIOGRAPHICAL = {"residence", "employer", "name", "called", "birthday", "occupation", "hometown"}
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
 EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
+# The last word of a job title ("senior engineer", "firefighter").
+JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
+             r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"
+             r"editor|writer|producer|specialist|coordinator|administrator|supervisor|technician|researcher|"
+             r"principal|intern|chef|founder|ceo|cto|cfo|coo|doctor|surgeon|physician|pharmacist|paramedic|"
+             r"firefighter|pilot|electrician|plumber|mechanic|carpenter|programmer|photographer|journalist|"
+             r"librarian|veterinarian|vet|dentist|realtor|banker|barista|bartender|cashier|waiter|waitress|"
+             r"counselor|counsellor|social worker|police officer|cop|detective|soldier|judge|farmer|pastor")
 
 
 def article(word: str) -> str:

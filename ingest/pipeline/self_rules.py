@@ -8,6 +8,7 @@ from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, defa
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.names_in_text import is_name, named_mentions
 from ingest.pipeline.rule_forms import (
+    JOB_HEADS,
     CI,
     NAME,
     about,
@@ -51,10 +52,6 @@ _EMPLOYER = re.compile(
     r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at |\bi (?:now |currently )?work as an? [a-z ]{3,30} "
     r"(?:at|for) )" + NAME.format("org"))
 # A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
-JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
-             r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"
-             r"editor|writer|producer|specialist|coordinator|administrator|supervisor|technician|researcher|"
-             r"principal|intern|chef|founder|ceo|cto|cfo|coo")
 _PROMOTED = re.compile(
     r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?)"
     r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"

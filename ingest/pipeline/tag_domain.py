@@ -41,7 +41,7 @@ KEYWORDS = {
         # A dose or the body's measures: "I take 20mg of lisinopril every morning", "I'm down to 78 kg now".
         r"\d+(?:\.\d+)? ?(?:mg|mcg)|doses?|dosage|meds|weigh\w*|kg|lbs|cholesterol)\b", CI),
     "relationship": re.compile(
-        rf"\b({alternatives(PARTNERS, CLOSE_FAMILY)}|married|marry|dating|divorc\w*|break ?up|broke up|"
+        rf"\b((?:{alternatives(PARTNERS, CLOSE_FAMILY)})s?|married|marry|dating|divorc\w*|break ?up|broke up|"
         r"fianc\w*|anniversary|relationship|parents?|"
         r"family|kids|bab(?:y|ies)|grand\w+|in-laws|cousin|aunt|uncle|proposed|engaged|best friend)\b", CI),
     "professional": re.compile(
@@ -73,12 +73,12 @@ SENSITIVE_DOMAINS = {"health", "relationship"}
 # and I saw a play") or as who someone named is ("my son Leo is learning the piano"). What was done is the matter,
 # not the relationship: filed by the activity, and personal where it would be scheduling, so that the personal and
 # the relationship questions both read it (search/retrieval/gating).
-_FAMILY = (rf"(?:{alternatives(PARTNERS, CLOSE_FAMILY)}|parents|kids|children|family|cousins?|grand\w+|aunts?|"
-           r"uncles?|nieces?|nephews?|(?:\w+-)?in-laws?)")
+_FAMILY = (rf"(?:(?:{alternatives(PARTNERS, CLOSE_FAMILY)})s?|parents|kids|children|family|cousins?|grand\w+|aunts?|"
+           r"uncles?|nieces?|nephews?|(?:\w+-)?in-laws?|(?:best )?friends?)")
 _COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the|his|her|their) (?:\w+ )?{_FAMILY}(?:'s)?"
                       rf"(?: and (?:my |our |the )?"
                       rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b|"
-                      rf"\b(?:my|our) {_FAMILY} (?=(?-i:[A-Z]))", CI)  # "my son Leo is learning the piano"
+                      rf"\b(?:my|our) (?:two |three |four |\d )?{_FAMILY},? (?=(?-i:[A-Z]))", CI)  # "my two sons Jake and Sam"
 _SAID_BY = re.compile(r"^Assistant: ")  # how the assistant's words are kept (assistant_turns.py)
 # Who someone named is to the user, said on the way to what is said of them: left out of what the centroids read.
 _NAMED_ROLE = re.compile(r"\b(?i:my|our) (?i:" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
@@ -99,10 +99,12 @@ def classify_domains(texts: list[str]) -> list[str]:
     """One domain per text: keyword hits decide; text without any goes to the embedding centroids."""
     labels: list[str | None] = []
     model_texts = [_SAID_BY.sub("", text) for text in texts]  # what was said, not who said it
+    in_company = set()
     for index, text in enumerate(texts):
         hits = {domain: n for domain, n in keyword_hits(text).items() if n}
         if "relationship" in hits and not EMOTIONAL.search(text) and _COMPANY.search(text):
             hits, model_texts[index] = _company_hits(model_texts[index], hits)
+            in_company.add(index)
         elif not hits and not EMOTIONAL.search(text):  # "my neighbour Bob has a boat" is about Bob's boat
             model_texts[index] = _NAMED_ROLE.sub("", model_texts[index])
         label = max(hits, key=lambda d: (hits[d], -PRIORITY.index(d))) if hits else None
@@ -112,7 +114,7 @@ def classify_domains(texts: list[str]) -> list[str]:
     pending = [index for index, label in enumerate(labels) if label is None]
     if pending:
         for index, label in zip(pending, _nearest_centroids([model_texts[i] for i in pending])):
-            labels[index] = label
+            labels[index] = "personal" if label == "scheduling" and index in in_company else label
     return labels
 
 

@@ -122,8 +122,9 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
                include_all_domains: bool = False, names_people: bool = False) -> Gate:
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
     about them ("when is Lily's birthday") also reads the relationship domain, where what the user said of
-    their family and partner is filed (a work question stays narrow, as the seed asks). A question about food
-    or exercise that is not about work also reads health (`implied_needs`)."""
+    their family and partner is filed (a work question stays narrow, as the seed asks). A question about the
+    family's work ("where does my dad work") also reads the professional domain, where jobs are filed. A
+    question about food or exercise that is not about work also reads health (`implied_needs`)."""
     domain, method = classify_query(query, query_vector)
     all_domains = include_all_domains or wants_all_domains(query)
     if domains:
@@ -134,6 +135,8 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
         if names_people and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
+        elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"
         elif domain == Domain.HEALTH and method == "centroid":
             # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"): the guess
             # also reads the personal domain, which holds no health matter, rather than health alone.

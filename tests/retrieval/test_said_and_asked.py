@@ -210,3 +210,17 @@ def test_a_project_told_to_the_assistant_tools_users_and_a_slipped_deadline(say,
     assert ask("how many users does the app have?")[0] == "The app has about 2,000 users now."
     assert ask("when is the beta deadline?")[0] == "The deadline slipped to March 29."
     assert Memory.objects.get(content="Our deadline for the beta is March 15.").status == "superseded"
+
+
+def test_family_and_friends_as_company_their_jobs_and_a_trip_asked_for_help_with(say, ask):
+    """An outing with the sons or a trip with a best friend is filed by what was done, so the personal
+    question reads it; the family's work is read by the question about the family; a request that tells
+    the user's own plans is kept."""
+    soccer = "My two sons Jake and Sam both play soccer on Saturdays."
+    japan = "Me and my best friend Carlos are going to Japan in April."
+    lisbon = "Can you help me plan a trip to Lisbon in May?"
+    say(soccer, japan, "My dad works at Boeing as an engineer.", lisbon)
+    assert soccer in ask("what sport do my sons play")
+    assert japan in ask("when am I going to Japan")
+    assert "The user's dad works at Boeing" in ask("where does my dad work")
+    assert lisbon in ask("where am I traveling in May")
