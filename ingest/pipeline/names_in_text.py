@@ -208,10 +208,12 @@ _PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
                          re.IGNORECASE)
-# A school got into or a band liked: "got into Stanford", "graduated from Oberlin", "my favorite band is Arctic Monkeys".
+# A school got into or a band liked: "got into Stanford", "graduated from Oberlin", "my favorite band is
+# Arctic Monkeys".
 _ORG_NOUN_BEFORE = re.compile(r"\b(?:(?:got|get|gets|getting) (?:accepted )?into|accepted (?:in)?to|admitted to|"
                               r"graduated from|enrolled (?:at|in)|(?:band|team|company|brand|label|university|college|"
-                              r"school|club|charity|startup|nonprofit)(?: (?:is|was|called|named))?)\s+$", re.IGNORECASE)
+                              r"school|club|charity|startup|nonprofit)(?: (?:is|was|called|named))?)\s+$",
+                              re.IGNORECASE)
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(

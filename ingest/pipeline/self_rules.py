@@ -8,8 +8,8 @@ from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, defa
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.names_in_text import is_name, named_mentions
 from ingest.pipeline.rule_forms import (
-    JOB_HEADS,
     CI,
+    JOB_HEADS,
     NAME,
     about,
     article,

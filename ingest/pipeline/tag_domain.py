@@ -69,8 +69,9 @@ EMOTIONAL = re.compile(
     r"panic|grief|griev\w*|crying|cried|heartbroken|afraid|scared|angry|frustrated|exhausted|"
     r"unconfirmed inference)\b", CI)
 SENSITIVE_DOMAINS = {"health", "relationship"}
-# Family as company on an outing ("lunch with my brother at a Thai place", "went hiking with my husband", "my sister
-# and I saw a play") or as who someone named is ("my son Leo is learning the piano"). What was done is the matter,
+# Family or friends as company on an outing ("lunch with my brother at a Thai place", "went hiking with my husband",
+# "my sister and I saw a play", "me and my best friend are going to Japan") or as who someone named is ("my son Leo is
+# learning the piano"). What was done is the matter,
 # not the relationship: filed by the activity, and personal where it would be scheduling, so that the personal and
 # the relationship questions both read it (search/retrieval/gating).
 _FAMILY = (rf"(?:(?:{alternatives(PARTNERS, CLOSE_FAMILY)})s?|parents|kids|children|family|cousins?|grand\w+|aunts?|"
@@ -78,7 +79,8 @@ _FAMILY = (rf"(?:(?:{alternatives(PARTNERS, CLOSE_FAMILY)})s?|parents|kids|child
 _COMPANY = re.compile(rf"\b(?:with|and|took|brought) (?:my|our|the|his|her|their) (?:\w+ )?{_FAMILY}(?:'s)?"
                       rf"(?: and (?:my |our |the )?"
                       rf"{_FAMILY})?\b|\b(?:my|our) {_FAMILY} and (?:i|me)\b|"
-                      rf"\b(?:my|our) (?:two |three |four |\d )?{_FAMILY},? (?=(?-i:[A-Z]))", CI)  # "my two sons Jake and Sam"
+                      # "my son Leo is learning the piano", "my two sons Jake and Sam play soccer"
+                      rf"\b(?:my|our) (?:two |three |four |\d )?{_FAMILY},? (?=(?-i:[A-Z]))", CI)
 _SAID_BY = re.compile(r"^Assistant: ")  # how the assistant's words are kept (assistant_turns.py)
 # Who someone named is to the user, said on the way to what is said of them: left out of what the centroids read.
 _NAMED_ROLE = re.compile(r"\b(?i:my|our) (?i:" + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
