@@ -34,10 +34,10 @@ ORG_RELATION_WORDS = {"member_of": "Is a member of", "works_at": "Works at", "st
 _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'s|’s) " + ROLE)
 # A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
 _ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
-_MY_ROLE_IS = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + ")" + ROLE
+_MY_ROLE_IS = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + ")" + ROLE
                          + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
-_IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:my(?: new)?) " + ROLE + r"\b")
-_MY_ROLE_NAME = re.compile(r"(?i:\bmy " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
+_IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:(?:my|our)(?: new)?) " + ROLE + r"\b")
+_MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
                            + NAME.format("a"))
 _THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
                             + NAME.format("a"))

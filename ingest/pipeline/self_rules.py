@@ -61,8 +61,8 @@ _CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call m
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
 # The speaker's age: "I'm 34 years old", "I just turned 35".
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|"
-                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|\bi (?:just |recently )?turned "
-                  r"(?P<turned>\d{1,3})\b", CI)
+                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|(?:\bi |^\W*)(?:just |recently )?turned "
+                  r"(?P<turned>\d{1,3})\b", CI)  # "I just turned 35", "Just turned 35 today!"
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".

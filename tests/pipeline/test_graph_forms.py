@@ -305,11 +305,12 @@ def test_others_engaged_a_partner_named_after_them_and_a_saints_hospital(db):
 def test_family_named_in_a_list_a_kitten_named_and_a_school_got_into(db):
     ingest("My kids, Ethan and Sophie, start school on Monday.", "My parents, Linda and Mark, are visiting us.",
            "We adopted a kitten last weekend and named her Luna.", "My daughter Emma got into Stanford!!",
-           "Honestly these days my favorite band is Arctic Monkeys.")
+           "Honestly these days my favorite band is Arctic Monkeys.", "Our son Leo just started kindergarten.")
     assert entities() >= {("Ethan", "person"), ("Sophie", "person"), ("Linda", "person"), ("Mark", "person"),
                           ("Luna", "pet"), ("Stanford", "org"), ("Arctic Monkeys", "org")}
     assert edges() >= {("Ethan", "child_of", "me"), ("Sophie", "child_of", "me"), ("Linda", "parent_of", "me"),
-                       ("Mark", "parent_of", "me"), ("Luna", "pet_of", "me"), ("Emma", "child_of", "me")}
+                       ("Mark", "parent_of", "me"), ("Luna", "pet_of", "me"), ("Emma", "child_of", "me"),
+                       ("Leo", "child_of", "me")}
 
 
 def test_someones_job_without_an_employer_is_a_fact_of_theirs(db):

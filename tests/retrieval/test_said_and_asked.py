@@ -224,3 +224,8 @@ def test_family_and_friends_as_company_their_jobs_and_a_trip_asked_for_help_with
     assert japan in ask("when am I going to Japan")
     assert "The user's dad works at Boeing" in ask("where does my dad work")
     assert lisbon in ask("where am I traveling in May")
+
+
+def test_a_birthday_said_without_i_updates_the_age(say, ask):
+    say("I'm 34.", "Just turned 35 today!")
+    assert ask("how old am I")[0] == "Is 35 years old"
