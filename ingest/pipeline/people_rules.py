@@ -37,8 +37,8 @@ _ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)
 _MY_ROLE_IS = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + ")" + ROLE
                          + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:(?:my|our)(?: new)?) " + ROLE + r"\b")
-_MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )" + ROLE + r",? "
-                           + NAME.format("a"))
+_MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )"
+                           + ROLE + r",? " + NAME.format("a"))
 _THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
                             + NAME.format("a"))
 # The speaker's own family named: "I have a sister named Anna", "I have two daughters, Mia and Zoe", "we have a son
