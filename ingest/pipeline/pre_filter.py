@@ -48,12 +48,13 @@ CUES = [
     (re.compile(r"\b(lunch|dinner|breakfast|brunch|coffee with|meeting|call with|appointment|interview|flight|"
                 r"trip|party|wedding|conference|visit\w*|check-?up|drinks|concert|review|standup|1:1|"
                 r"one-on-one|deadline|demo|presentation|class|lesson|vacation|holiday|rescheduled?|"
-                r"postponed|cancell?ed|moved my|booked|dentist|gym)\b", CI), 0.25),
+                r"postponed|cancell?ed|moved my|booked|dentist|gym|offsite|retreat|reunion|graduation|recital|"
+                r"ceremony|funeral)\b", CI), 0.25),
     (re.compile(r"\b(today|tonight|tomorrow|yesterday|(next|last) (week|weekend|month|year|summer|winter|night)|"
                 r"this (weekend|week)|\w+ (years?|months?|weeks?) ago|recently|when i was( a kid)?|"
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                 r"\d{1,2}(:\d{2})?\s*(am|pm)|january|february|march|april|june|july|august|september|"
-                r"october|november|december)\b", CI), 0.2),
+                r"october|november|december|may \d{1,2}(st|nd|rd|th)?)\b", CI), 0.2),  # not "may" alone
     (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
     # A request that tells the user's own plans: "can you help me plan a trip to Lisbon in May?"
@@ -98,7 +99,7 @@ SUBSTANCE = re.compile(
     r"\d+(?:[.,]\d+)?\s*(?:%|ms\b|seconds?\b|minutes?\b|hours?\b|users?\b|customers?\b|requests?\b|"
     r"(?:[kmg]b|tb)\b|lines?\b|tests?\b|tables?\b|rows?\b|pages?\b|words?\b|items?\b|units?\b|subscribers?\b|"
     r"members?\b|signups?\b|sales\b|orders?\b|euros?\b|dollars?\b|k\b|days?\b|nights?\b|weeks?\b|months?\b|"
-    r"guests?\b|people\b|kids\b)|[$€£]\s?\d|```|"
+    r"guests?\b|people\b|kids\b|kgs?\b|kilos?\b|lbs?\b|pounds?\b|km\b|miles?\b)|[$€£]\s?\d|```|"
     r"\b(?:the|our|my|a|an) (?:[\w\-]+ )?(?:build|deploy\w*|release|sprint|repo|api|database|server|backend|frontend|app|codebase|"
     r"pipeline|prototype|mvp|launch|roadmap|budget|schema|dashboard|project|thesis|manuscript)\b|"
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"

@@ -43,7 +43,8 @@ VALUE_TYPES = {"event", "fact"}  # what may give a new value for a measure (valu
 _EVENT_KIND = (r"(?P<kind>meeting|call|lunch|dinner|breakfast|brunch|appointment|session|sync|standup|interview|"
                r"review|class|lesson|party|flight|dentist|demo|presentation|trip|date|game|concert|visit|wedding|exam|"
                r"surgery|vacation|holiday|reunion|recital|ceremony|graduation|shift|check-?up|haircut|match|"
-               r"practice|rehearsal|shower|meetup|conference|workshop|webinar|training)s?")
+               r"practice|rehearsal|shower|meetup|conference|workshop|webinar|training|offsite|retreat|launch|"
+               r"release|deadline|hackathon|tournament|race|festival|performance|show|gig|screening|tasting)s?")
 _RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?: back)?|postponed|shifted|changed)\b"
                           r"(?: \w+){0,2} (?:to|until|till)\b|"
                           # "we pushed the trip to April"

@@ -46,6 +46,8 @@ _RESIDENCE = re.compile(
 _EMPLOYER = re.compile(
     r"(?i:\bi(?: now| currently)? (?:work|am working|'m working) (?:at|for) |"
     r"\bi (?:just )?(?:started|joined)(?: (?:a new job|working))?(?: at)? |\bmy new job at |"
+    # "Today was my last day at Microsoft! Starting at Amazon on Monday."
+    r"(?:^\W*|\bi(?:'m| am) )(?:now )?starting (?:a new job |my new job |work )?at |"
     # "I left Stripe, now I'm at Databricks": the new employer, where leaving the old one says it is a job.
     r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
     r"(?:now )?(?:at|with) |"

@@ -229,3 +229,12 @@ def test_family_and_friends_as_company_their_jobs_and_a_trip_asked_for_help_with
 def test_a_birthday_said_without_i_updates_the_age(say, ask):
     say("I'm 34.", "Just turned 35 today!")
     assert ask("how old am I")[0] == "Is 35 years old"
+
+
+def test_a_last_day_and_a_start_elsewhere_an_offsite_pushed_and_a_new_weight(say, ask):
+    say("I work at Microsoft.", "Today was my last day at Microsoft! Starting at Amazon on Monday.",
+        "The team offsite is on May 3rd.", "Heads up, the offsite got pushed to May 10th",
+        "I weigh 82 kg.", "Down to 78 kg now!")
+    assert ask("where do I work")[0] == "Works at Amazon"
+    assert ask("when is the team offsite")[0] == "Heads up, the offsite got pushed to May 10th"
+    assert ask("how much do I weigh")[0] == "I weigh 78 kg."
