@@ -135,7 +135,8 @@ def usual_breadth(limit: int) -> str | None:
 # The breadth, and the iterative scan and its bound where the installed pgvector has them (>= 0.8). The
 # second column ends with the mode set; it is "unsupported" on an older pgvector, and NULL before the
 # extension is installed (a connection opened before `migrate`: it tries again next time).
-_SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false),
+_SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false)
+    || ' ' || set_config('plan_cache_mode', %(plan_mode)s, false),
     (SELECT CASE WHEN string_to_array(extversion, '.')::int[] >= '{0,8,0}'
                  THEN set_config('hnsw.max_scan_tuples', %(max_tuples)s, false) || ' '
                       || set_config('hnsw.iterative_scan', %(iterative)s, false)
@@ -144,8 +145,9 @@ _SESSION_SETTINGS = """SELECT set_config('hnsw.ef_search', %(breadth)s, false),
 
 
 def use_session_settings(sender, connection, **kwargs) -> None:
-    """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth and, on
-    pgvector >= 0.8, `hnsw.iterative_scan` the configured mode and `hnsw.max_scan_tuples` its bound (set in
+    """connection_created receiver: the connection's `hnsw.ef_search` becomes the usual breadth, its
+    `plan_cache_mode` generic plans (`memory_retrieval.generic_plans`) and, on pgvector >= 0.8,
+    `hnsw.iterative_scan` the configured mode and `hnsw.max_scan_tuples` its bound (set in
     autocommit, so no rolled-back transaction undoes them; a pooler that drops them only costs a widened or
     exact scan). A connection handed out again by the pool has them already: no statement then."""
     if connection.vendor != "postgresql":
@@ -154,11 +156,13 @@ def use_session_settings(sender, connection, **kwargs) -> None:
     semantic = recall_setting("memory_semantic")
     mode = "relaxed_order" if semantic["hnsw_iterative_scan"] else "off"
     max_tuples = str(semantic["hnsw_max_scan_tuples"])
-    settings = (breadth, mode, max_tuples)
+    plan_mode = "force_generic_plan" if recall_setting("memory_retrieval.generic_plans") else "auto"
+    settings = (breadth, mode, max_tuples, plan_mode)
     raw = connection.connection
     if getattr(raw, "recall_session_settings", None) != settings:
         with connection.cursor() as cursor:
-            cursor.execute(_SESSION_SETTINGS, {"breadth": str(breadth), "iterative": mode, "max_tuples": max_tuples})
+            cursor.execute(_SESSION_SETTINGS, {"breadth": str(breadth), "iterative": mode, "max_tuples": max_tuples,
+                                               "plan_mode": plan_mode})
             iterative = cursor.fetchone()[1]
         raw.recall_iterative_scan = iterative is not None and iterative.split()[-1] not in ("off", "unsupported")
         if iterative is not None:
