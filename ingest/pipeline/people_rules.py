@@ -51,7 +51,7 @@ _FAMILY_ROLE = {"sisters": "sister", "brothers": "brother", "sons": "son", "daug
                 "children": "child", "parents": "parent", "grandparents": "grandparent", "cousins": "cousin"}
 # The speaker's family named in a list: "my kids, Ethan and Sophie,", "my two sons Jake and Sam", "my parents, Linda
 # and Mark, are visiting".
-_MY_FAMILY_NAMED = re.compile(r"(?i:\bmy (?:two |three |four |\d |little |younger |older |grown )?"
+_MY_FAMILY_NAMED = re.compile(r"(?i:\b(?:my|our) (?:two |three |four |\d |little |younger |older |grown )?"
                               r"(?P<family>sisters|brothers|sons|daughters|kids|children|parents|grandparents|cousins)"
                               r",? (?:are |named |called )?)" + NAME.format("a")
                               + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)+)")

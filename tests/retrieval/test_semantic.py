@@ -389,6 +389,36 @@ def test_iterative_scans_can_be_turned_off(db, recall_config):
         use_session_settings(None, connection)
 
 
+def test_generic_plans_are_a_connection_setting_off_by_default(db, recall_config):
+    """memory_retrieval.generic_plans: a search's prepared statements keep one generic plan per connection."""
+    def plan_mode():
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW plan_cache_mode")
+            return cursor.fetchone()[0]
+
+    def plans_so_far():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT coalesce(sum(custom_plans), 0), coalesce(sum(generic_plans), 0) "
+                           "FROM pg_prepared_statements")
+            return cursor.fetchone()
+
+    assert plan_mode() == "auto"
+    recall_config({"memory_retrieval": {"generic_plans": True}})
+    try:
+        use_session_settings(None, connection)
+        assert plan_mode() == "force_generic_plan"
+        factories.memory("alice", "Lunch with Sarah on Thursday")
+        before = plans_so_far()
+        for _ in range(4):
+            search_memories(user_id="alice", query="lunch with Sarah")
+        custom, generic = (after - earlier for after, earlier in zip(plans_so_far(), before))
+        assert generic > 0 and custom == 0
+    finally:
+        recall_config({"memory_retrieval": {"generic_plans": False}})
+        use_session_settings(None, connection)
+    assert plan_mode() == "auto"
+
+
 def test_a_vector_written_as_text_reads_back_as_the_same_float32_vector(db):
     from search.retrieval.semantic import vector_literal
 
