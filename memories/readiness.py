@@ -113,12 +113,16 @@ def semantic_state_now() -> str:
 
 
 def readiness() -> dict:
+    """/api/v1/ready's report: ready when the database answers and the model is no longer loading. It never
+    waits for the start-up warm-up: a probe that hung for the model's whole load (tens of seconds on a busy
+    two-core host) timed out instead of saying "warming"."""
+    semantic = semantic_status(wait=False)
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
             row = cursor.fetchone()
     except Exception as exc:  # noqa: BLE001 - report, don't crash the probe
-        return {"ready": False, "database": f"error: {exc.__class__.__name__}", "semantic": semantic_status()}
+        return {"ready": False, "database": f"error: {exc.__class__.__name__}", "semantic": semantic}
     if not row:
-        return {"ready": False, "database": "vector extension missing", "semantic": semantic_status()}
-    return {"ready": True, "database": "ok", "pgvector": row[0], "semantic": semantic_status()}
+        return {"ready": False, "database": "vector extension missing", "semantic": semantic}
+    return {"ready": semantic["reason"] != "warming", "database": "ok", "pgvector": row[0], "semantic": semantic}
