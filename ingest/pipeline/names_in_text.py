@@ -99,7 +99,8 @@ NOT_NAMES = NOT_NAME_WORDS | {
     "nothing", "nobody", "none", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 }
-# Capitalised in mid-sentence, yet not the name of anything one meets: nationalities, languages, faiths, titles
+# Capitalised in mid-sentence, yet not the name of anything one meets: nationalities, languages, faiths, titles,
+# and acronyms of kinds of things (identities, school subjects and tests, degrees, conditions, game genres).
 NOT_ENTITY_WORDS = frozenset("""
 american british english french german spanish italian portuguese dutch swedish norwegian danish finnish
 irish scottish welsh polish russian ukrainian greek turkish chinese japanese korean indian thai vietnamese
@@ -108,7 +109,7 @@ christian catholic protestant muslim islamic jewish buddhist hindu atheist god
 vp svp evp avp ceo cto cfo coo cmo cio cpo hr qa
 lgbt lgbtq lgbtqia bipoc poc stem esl cs pe ap gpa sat gre gmat mba phd md rn er icu adhd ptsd ocd ibs diy bbq tv
 pc dj rpg jrpg fps mmo mmorpg rts moba npc ai ml ui ux asap fyi btw omg lol tbh imo irl
-""".split())  # and acronyms of kinds of things: identities, school subjects and tests, degrees, conditions, genres
+""".split())
 # Last words (and for places first words) that make a name an organisation, a place or a thing, not a person.
 ORG_WORDS = {
     "inc", "corp", "corporation", "gmbh", "ltd", "llc", "ag", "co", "company", "group", "bank", "university",
