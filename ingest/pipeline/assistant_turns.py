@@ -33,7 +33,13 @@ SUBSTANCE = [
                r"(?:a|the|your) (?:good|great|better|best|solid|safer|safest|simpler|top) (?:option|choice|approach|"
                r"fit|bet|pick)|i(?:'d| would) (?:go with|pick|choose|opt for)|"
                r"here(?:'s| is) (?:a|an|the|your|my) (?:[\w-]+ ){0,2}(?:plan|schedule|breakdown|outline|draft|"
-               r"summary|approach|list|budget|itinerary|recipe|script|example|version|template|routine))\b", CI),
+               r"summary|approach|list|budget|itinerary|recipe|script|example|version|template|routine)|"
+               # Ideas offered as a question or a guess at a taste: "How about a garden kneeling pad?", "she'd
+               # love a cooking class", "a few ideas:".
+               r"(?:how|what) about (?:a|an|the|some|trying|getting|going|booking|making)|"
+               r"(?:she|he|they|you)(?:'d| would) (?:probably |likely |really )?(?:love|like|enjoy|appreciate)|"
+               r"would make (?:a|an) (?:great|good|nice|perfect|lovely|thoughtful) (?:gift|present|choice|option)|"
+               r"(?:some|a few|a couple of) (?:ideas|options|suggestions))\b", CI),
     re.compile(r"\b(?:let's (?:go with|use|settle on|stick with|do|plan|start|schedule|aim for)|we(?:'ll| will) "
                r"(?:use|go with|start|do|plan)|(?:we|you) (?:decided|agreed|settled) (?:on|to)|"
                r"(?:the|your) (?:plan|decision|goal|deadline|budget|target) (?:is|will be))\b", CI),

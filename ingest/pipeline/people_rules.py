@@ -64,8 +64,10 @@ _THEY_MARRIED = re.compile(NAME.format("a") + r"(?i: (?:just |recently |finally 
                            r"(?P<state>married|engaged) to )" + NAME.format("b") + "|" + NAME.format("a2")
                            + r"(?i: and )" + NAME.format("b2") + r"(?i: (?:just |recently |finally )?(?:got|are|were) "
                            r"(?P<state2>married|engaged))\b")
-# Someone's person named after them: "my coworker Priya and her husband Raj".
-_AND_THEIR_ROLE = re.compile(NAME.format("b") + r"(?i: and (?:his|her|their) )" + ROLE + r",? " + NAME.format("a"))
+# Someone's person named after them: "my coworker Priya and her husband Raj", "my sister Emma lives in Denver with
+# her husband Jake". Between the two, lower-case words and places only: another name there could be whose "her" is.
+_AND_THEIR_ROLE = re.compile(NAME.format("b") + r"(?: (?:[a-z]+|(?<=in |to |at )[A-Z][\w'’\-]*)){0,6}?"
+                             r"(?i: (?:and|with) (?:his|her|their) )" + ROLE + r",? " + NAME.format("a"))
 # Someone's children named: "My brother Mike has two kids, Ella and Sam", "Jen has a son named Leo".
 _THEIR_CHILDREN = re.compile(NAME.format("b") + r"(?i: (?:has|had|have) (?:a|an|one|two|three|four|\d) (?:\w+ )?"
                              r"(?:kids?|children|child|sons?|daughters?|boys?|girls?)(?:,| named| called|:)) "

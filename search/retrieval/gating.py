@@ -50,10 +50,11 @@ KEYWORDS = {
                 r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency",
 }
 _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}
-# What to eat is a health matter as well: an allergy, a diet or a condition told months ago must reach "suggest a
-# dinner recipe" (ours; a work question stays narrow).
+# What to eat or drink is a health matter as well: an allergy, a diet or a condition told months ago must reach
+# "suggest a dinner recipe" or "what milk do I use" (ours; a work question stays narrow).
 FOOD = re.compile(r"\b(?:recipes?|cook\w*|dinner|lunch|breakfast|brunch|meals?|snacks?|food|eat|eating|restaurants?|"
-                  r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in)\b", re.IGNORECASE)
+                  r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in|drinks?|drinking|milk|"
+                  r"smoothies?)\b", re.IGNORECASE)
 # Moving the body is a health matter as well: an injury or a condition must reach "any tips for my run?".
 EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|exercis\w*|hik(?:e|es|ed|ing)|ski(?:ing)?|"
                       r"swim\w*|cycling|bike ride|yoga|lifting|weights|marathon|training|stretch\w*|sports?)\b",
@@ -63,6 +64,8 @@ EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|exercis\
 FOOD_NEEDS = ("allerg", "allergi", "intoler", "vegetarian", "vegan", "diet", "pescatarian", "kosher", "halal",
               "celiac")
 EXERCISE_NEEDS = ("injur", "injuri", "hurt", "pain", "sprain", "asthma", "surgeri", "arthriti", "physio")
+# A question whose answer is someone: "who inspired me", "whose idea was the trip".
+_ASKS_WHO = re.compile(r"\bwho(?:m|se|'s)?\b", re.IGNORECASE)
 ESCAPE_HATCH = re.compile(
     r"\binclud(?:e|ing)\s+(?:the\s+|my\s+|all\s+(?:the\s+)?)?(?:personal|private|everything|all|health|"
     r"relationship)\b|\b(?:all|every|across)\s+(?:my\s+)?domains?\b|\bpersonal (?:stuff|things) too\b|"
@@ -121,8 +124,9 @@ def implied_needs(query: str, domain: str) -> tuple[str, ...]:
 def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=None,
                include_all_domains: bool = False, names_people: bool = False) -> Gate:
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
-    about them ("when is Lily's birthday") also reads the relationship domain, where what the user said of
-    their family and partner is filed (a work question stays narrow, as the seed asks). A question about the
+    about them ("when is Lily's birthday"), or one asking who ("who inspired me"), also reads the relationship
+    domain, where what the user said of their family and partner is filed (a work question stays narrow, as
+    the seed asks). A question about the
     family's work ("where does my dad work") also reads the professional domain, where jobs are filed. A
     question about food or exercise that is not about work also reads health (`implied_needs`)."""
     domain, method = classify_query(query, query_vector)
@@ -133,7 +137,7 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = list(ALL_DOMAINS)
     else:
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
-        if names_people and domain == FALLBACK_DOMAIN:
+        if (names_people or _ASKS_WHO.search(query)) and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
         elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"

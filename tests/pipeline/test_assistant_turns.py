@@ -72,6 +72,8 @@ def test_a_plan_said_in_words_is_kept():
     "For your knee, try low-impact cardio like swimming or cycling instead of running.",
     "Remember to bring your passport and the printed visa to the embassy.",
     "Done! I've set a reminder for your dentist appointment on Thursday at 2pm.",
+    "How about a personalized garden kneeling pad, or the new Tana French novel? Both fit her interests.",
+    "She'd probably love a pottery class, since she mentioned wanting to try it last spring.",
 ])
 def test_advice_a_choice_and_something_done_for_the_user_are_kept(text):
     score, reason = assistant_relevance(text)
@@ -82,8 +84,9 @@ def test_chit_chat_apologies_and_questions_handed_back_are_not_kept(alice_api):
     body = ingest(alice_api, ("assistant", "You're welcome! Let me know if there is anything else I can do."),
                   ("assistant", "Sorry about that, my mistake. Thanks for your patience with me today."),
                   ("assistant", "What would you like to focus on next? Do you want to talk about it more?"),
+                  ("assistant", "How about you? Anything fun planned for the weekend with the family?"),
                   ("assistant", "I prefer morning meetings"))
-    assert [m["outcome"] for m in body["messages"]] == ["rejected"] * 4
+    assert [m["outcome"] for m in body["messages"]] == ["rejected"] * 5
     assert not Memory.objects.exists()
 
 

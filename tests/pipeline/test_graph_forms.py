@@ -293,12 +293,15 @@ def test_a_pet_the_speaker_calls_family_or_named_is_theirs(db):
     assert kinds["Max"] == kinds["Tilly"] == "pet" and kinds.get("Lily") != "pet"
 
 
-def test_others_engaged_a_partner_named_after_them_and_a_saints_hospital(db):
+def test_others_engaged_a_partner_named_after_them_even_past_a_place_and_a_saints_hospital(db):
     ingest("My best friend Jess just got engaged to Mark!", "My cousin Dan lives in Austin and works at Dell.",
            "Chris's girlfriend Amy is a nurse at St. Luke's.",
-           "I went climbing with my coworker Priya and her husband Raj on Saturday.")
+           "I went climbing with my coworker Priya and her husband Raj on Saturday.",
+           "My sister Emma lives in Denver with her husband Jake.", "I met Nina and Sofia with her mom Carla.")
     assert edges() >= {("Jess", "partner_of", "Mark"), ("Dan", "works_at", "Dell"), ("Dan", "lives_in", "Austin"),
-                       ("Amy", "works_at", "St. Luke's"), ("Raj", "spouse_of", "Priya")}
+                       ("Amy", "works_at", "St. Luke's"), ("Raj", "spouse_of", "Priya"), ("Jake", "spouse_of", "Emma"),
+                       ("Carla", "parent_of", "Sofia")}
+    assert ("Carla", "parent_of", "Nina") not in edges()  # "her" is the nearest one's
     assert dict(entities())["St. Luke's"] == "org"
 
 

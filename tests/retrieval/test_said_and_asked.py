@@ -238,3 +238,15 @@ def test_a_last_day_and_a_start_elsewhere_an_offsite_pushed_and_a_new_weight(say
     assert ask("where do I work")[0] == "Works at Amazon"
     assert ask("when is the team offsite")[0] == "Heads up, the offsite got pushed to May 10th"
     assert ask("how much do I weigh")[0] == "I weigh 78 kg."
+
+
+def test_a_question_asking_who_reads_the_family_and_one_about_a_drink_reads_an_intolerance(say, ask):
+    """"who inspired me" names nobody, yet asks for someone: it reads the relationship domain, where the aunt
+    went. "what milk do I use" is a question about what the user drinks: it reads health, where the lactose
+    intolerance went."""
+    aunt = "My aunt used to help my family out when we were struggling, so I'm inspired by her."
+    milk = "I'm lactose intolerant so I use oat milk in my coffee."
+    say(aunt, milk)
+    assert aunt in ask("who inspired me")
+    assert milk in ask("what milk do I use")
+    assert aunt not in ask("what did I do last weekend") and milk not in ask("what did I do last weekend")
