@@ -52,6 +52,7 @@ _RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?
                           r"(?:\w+ )?"
                           rf"{_EVENT_KIND.replace('kind', 'kind_after')}\b(?: \w+){{0,3}}? (?:to|until|till)\b",
                           re.IGNORECASE)
+_KIND_WORDS = re.compile(rf"\b{_EVENT_KIND}\b", re.IGNORECASE)
 # "The dinner with Sarah is cancelled", "we called off the trip with Dana": the event is off, whatever its day.
 _CANCELLED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:is|was|got|has been|'s|are|were) (?:cancell?ed|called off|off)\b|"
                         rf"\b(?:cancell?ed|called off|cancel(?:ling)?) (?:the|our|my|that|this) "
@@ -166,7 +167,8 @@ _CORRECTED = re.compile(r"^\W*(?:scratch that|correction|sorry|oops|wait|actuall
 def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     """"The meeting with Dana moved to Thursday": the latest active event of the same kind with the same
     people ("a meeting with Dana on Tuesday at 10am") on another day is superseded by the new date; "the dinner
-    with Sarah is cancelled" supersedes the latest such event whatever its day."""
+    with Sarah is cancelled" supersedes the latest such event whatever its day, and "the dentist cancelled my
+    appointment", naming nobody, the latest event of those kinds (a dentist appointment) not before it."""
     if candidate.type != "event":
         return []
     moved = _RESCHEDULED.search(candidate.content) if candidate.valid_from else None
@@ -183,10 +185,13 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     if kind is None:
         return []
     kind_word = (kind.group("kind") or kind.group("kind_after")).lower()
+    if not names and not moved:  # "the dentist cancelled my appointment": the latest one still to come
+        kinds = " ".join(dict.fromkeys(word.lower() for word in _KIND_WORDS.findall(candidate.content)))
+        return [memory for memory in _latest_events(user_id, kinds) if not _CANCELLED.search(memory.content) and (
+            not candidate.valid_from or memory.valid_from.date() >= candidate.valid_from.date())][:1]
     if not names:  # "we pushed the trip to April": the latest trip, which said more (where, with whom), is linked
-        if moved:
-            candidate.details["updates"] = [memory.pk for memory in _latest_events(
-                user_id, _SAID_AS.get(kind_word, kind_word))[:1]]
+        candidate.details["updates"] = [memory.pk for memory in _latest_events(
+            user_id, _SAID_AS.get(kind_word, kind_word))[:1]]
         return []
     words = " ".join([kind_word, *sorted(names)])
     return [memory for memory in _latest_events(user_id, words) if particulars(memory.content)[1] >= names and not

@@ -169,3 +169,10 @@ def test_a_cancelled_event_is_superseded_by_its_cancellation(run):
     run("The dinner with Sarah is cancelled.", session_id="s2", at=MONDAY + timedelta(days=1))
     assert Memory.objects.get(content__startswith="Dinner with Sarah").status == "superseded"
     assert active(content="Lunch with Sarah on Friday.").exists()  # another kind of event, kept
+
+
+def test_a_cancellation_naming_nobody_supersedes_the_latest_event_of_its_kinds_still_to_come(run):
+    run("Dentist appointment on Friday at 3pm.", "Team meeting on Thursday at 10am.")
+    run("The dentist called and cancelled my appointment.", session_id="s2", at=MONDAY + timedelta(days=1))
+    assert Memory.objects.get(content__startswith="Dentist appointment").status == "superseded"
+    assert active(content__startswith="Team meeting").exists()
