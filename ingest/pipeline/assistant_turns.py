@@ -52,7 +52,8 @@ SUBSTANCE = [
     re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
     # Advice given as an instruction: "For your knee, try low-impact cardio", "Remember to bring your passport".
     re.compile(r"(?:^|[.!?:]\s+|,\s+)(?:try|use|avoid|book|bring|pack|skip|consider|remember to|make sure|"
-               r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|opt for)\b", CI),
+               r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|go with|opt for)\b",
+               CI),
     # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on
     # Thursday at 2pm", "your table is booked for 7".
     re.compile(r"\bi(?:'ve| have)? (?:set|added|booked|scheduled|created|saved|reserved|cancell?ed|moved|updated|"

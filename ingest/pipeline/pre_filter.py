@@ -105,6 +105,7 @@ SUBSTANCE = re.compile(
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"
     r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b", CI)
 SUBSTANCE_WEIGHT = 0.3
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
@@ -252,7 +253,11 @@ def relevance_score(text: str, *, answers: bool = False) -> tuple[float, str]:
     score += adjustment + dialogue
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
-    return round(min(max(score - penalty, 0.0), 1.0), 3), reason
+    scored = round(min(max(score - penalty, 0.0), 1.0), 3), reason
+    if reason == "request_to_assistant" and len(sentences := _SENTENCE_END.split(text, maxsplit=1)) == 2:
+        # "Can you help me budget? I make $4,200 a month after tax": what the request goes on to tell counts.
+        return max(scored, relevance_score(sentences[1], answers=answers))
+    return scored
 
 
 class PreFilter(Stage):

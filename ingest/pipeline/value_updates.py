@@ -173,7 +173,7 @@ def _lookup_query(given: list[Measure]) -> str:
 
 
 # One thing put in another's place: "we decided to switch from Flask to FastAPI", "I replaced my Kindle with a Kobo",
-# "we use Redis instead of Memcached now". What was said of the old one stays true of its time and holds more than
+# "we use Redis instead of Memcached now", "I gave up on guitar, switched to piano". What was said of the old one stays true of its time and holds more than
 # the choice (a long message, "a Flask app to manage orders for my bakery"), so it is kept and linked.
 _THING = r"(?:(?:my|our|the|a|an) )?(?P<{}>[\w.+#\-]+(?: [\w.+#\-]+){{0,2}}?)"
 _REPLACED = re.compile(
@@ -181,7 +181,12 @@ _REPLACED = re.compile(
     r"upgrad(?:e|ed|ing)|convert(?:ed|ing)?|port(?:ed|ing)?|go(?:ing)?|went)(?: \w+){0,3}? from " + _THING.format("old")
     + r" (?:to|over to) " + _THING.format("new") + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)|"
     r"\breplac(?:e|ed|ing) " + _THING.format("old_b") + r" with " + _THING.format("new_b")
-    + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)", CI)
+    + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)|"
+    # "I gave up on guitar, switched to piano", "quit the gym and took up climbing"
+    r"\b(?:gave up|give up|giving up|quit|stopped|dropped|ditched)(?: on)? " + _THING.format("old_c")
+    + r"(?:,|;| and| so)(?: (?:i|i'm|i've|now|and|so|just))* (?:switched|moved|changed|went|turned|started|"
+    r"took up|picked up)(?: over)?(?: to| on| learning| playing| doing)? " + _THING.format("new_c")
+    + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this|instead)\b)", CI)
 
 
 def replaced(content: str) -> str:
@@ -189,7 +194,8 @@ def replaced(content: str) -> str:
     match = _REPLACED.search(content)
     if match is None:
         return ""
-    old, new = match.group("old") or match.group("old_b"), match.group("new") or match.group("new_b")
+    old = match.group("old") or match.group("old_b") or match.group("old_c")
+    new = match.group("new") or match.group("new_b") or match.group("new_c")
     if old.lower() == new.lower() or any(char.isdigit() for char in old) or TIME_WORD.match(old):
         return ""  # a number is a measure (above); a day or a time moves an event (reconcile.rescheduled)
     return old

@@ -74,6 +74,7 @@ def test_a_plan_said_in_words_is_kept():
     "Done! I've set a reminder for your dentist appointment on Thursday at 2pm.",
     "How about a personalized garden kneeling pad, or the new Tana French novel? Both fit her interests.",
     "She'd probably love a pottery class, since she mentioned wanting to try it last spring.",
+    "For online orders with concurrent writes, go with PostgreSQL. SQLite locks the whole database on writes.",
 ])
 def test_advice_a_choice_and_something_done_for_the_user_are_kept(text):
     score, reason = assistant_relevance(text)

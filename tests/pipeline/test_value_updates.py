@@ -149,3 +149,15 @@ def test_a_long_technical_message_is_held_to_the_strict_forms(db):
            "latency has improved to 95ms under 50 concurrent users after I moved the handlers.",
            at=MONDAY + timedelta(days=2), session_id="s2")
     assert Memory.objects.get(content__contains="180ms").status == Status.ACTIVE
+
+
+def test_something_given_up_for_another_is_linked_to_it_and_found_first(db):
+    """"I gave up on guitar, switched to piano": what was said of the guitar stays true of its time, and the
+    question about the guitar finds the change first."""
+    ingest("I'm learning to play guitar.")
+    ingest("I gave up on guitar, switched to piano.", at=MONDAY + timedelta(days=30), session_id="s2")
+    old = Memory.objects.get(content__contains="learning to play guitar")
+    new = Memory.objects.get(content__contains="switched to piano")
+    assert old.status == Status.ACTIVE and new.details["updates"] == [old.pk]
+    hits = search_memories(user_id="alice", query="learning to play guitar", include_all_domains=True).hits
+    assert [hit.memory.pk for hit in hits][:2] == [new.pk, old.pk]
