@@ -202,11 +202,12 @@ _PERSON_BEFORE = re.compile(
     + "|".join(sorted(map(re.escape, ROLE_WORDS), key=len, reverse=True))
     + r"|contact|coach|teacher|tutor|trainer|nanny|babysitter|vet|lawyer|accountant|pastor)(?: is)?)|"
     r"names? (?:is|was)|name['’]s)\s*,?\s+$", re.IGNORECASE)
-# "in Lisbon", "flew to Lisbon"; not "said goodbye to Max" or "talked to Sarah".
+# "in Lisbon", "flew to Lisbon", "my commute to Redmond"; not "said goodbye to Max" or "talked to Sarah".
 _PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
                            r"(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
                            r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
-                           r"return(?:ed|ing)?|came|come|coming|relocat\w+) to|through|across)\s+$", re.IGNORECASE)
+                           r"return(?:ed|ing)?|came|come|coming|relocat\w+|commut\w+|flights?|trains?|bus|ride|rode|"
+                           r"biked|cycled|walked|tickets?) to|through|across)\s+$", re.IGNORECASE)
 # "at Acme", "joined Acme", a brand one has a deal with ("an endorsement deal with Nike").
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",

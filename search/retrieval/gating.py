@@ -43,11 +43,14 @@ KEYWORDS = {
     "professional": r"proposal|client|project|deadline|meeting agenda|manager|colleague|presentation|"
                     r"quarterly|roadmap|report|work(?:s|ing)?\b|office|job|career|interview|contract|"
                     r"stakeholder|team|boss|salary|promotion|okr|kpi|sprint|customer",
-    # Code and tools, a job's or a hobby's: the personal gate reads both ("which python version are we on" is
-    # no relationship question, whatever its "we" sounds like). Last, so a work word settles a tie.
+    # Code and tools, a job's or a hobby's, and study, a student's work: the personal gate reads both ("which
+    # python version are we on" is no relationship question, whatever its "we" sounds like; the tagger files "I
+    # finished my thesis" as personal). Last, so a work word settles a tie.
     "personal": r"python|javascript|typescript|java\b|rust\b|golang|sql|django|flask|fastapi|react|node\b|"
                 r"docker|kubernetes|api\b|apis\b|endpoint|database|framework|library|version|codebase|code\b|"
-                r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency",
+                r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency|"
+                r"thesis|dissertation|homework|coursework|semester|syllabus|essay|midterms?|lectures?|professor|"
+                r"major\b|degree\b|studying|courses?\b",
 }
 _KEYWORD_PATTERNS = {domain: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for domain, stems in KEYWORDS.items()}
 # What to eat or drink is a health matter as well: an allergy, a diet or a condition told months ago must reach

@@ -319,3 +319,10 @@ def test_family_named_in_a_list_a_kitten_named_and_a_school_got_into(db):
 def test_someones_job_without_an_employer_is_a_fact_of_theirs(db):
     ingest("My brother-in-law Dave is a firefighter in Seattle.")
     assert Memory.objects.filter(user_id="alice", content="Dave is a firefighter", domain="professional").exists()
+
+
+def test_where_one_commutes_or_takes_a_train_to_is_a_place(db):
+    ingest("Ugh, traffic on I-5 again, this commute to Redmond is killing me.",
+           "Booked the train to Kingsbury for Saturday.")
+    kinds = dict(entities())
+    assert kinds["Redmond"] == kinds["Kingsbury"] == "place"

@@ -250,3 +250,11 @@ def test_a_question_asking_who_reads_the_family_and_one_about_a_drink_reads_an_i
     assert aunt in ask("who inspired me")
     assert milk in ask("what milk do I use")
     assert aunt not in ask("what did I do last weekend") and milk not in ask("what did I do last weekend")
+
+
+def test_a_students_work_is_asked_for_under_the_gate_that_reads_it(say, ask):
+    """"what was my thesis about" sounds like work to the centroids, while the thesis was filed as personal: a
+    study word settles the personal gate, which reads both."""
+    thesis = "Finally finished my thesis on coral reef bleaching!"
+    say(thesis)
+    assert thesis in ask("what was my thesis about")
