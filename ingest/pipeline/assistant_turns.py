@@ -48,10 +48,12 @@ SUBSTANCE = [
                r"[$€£]\s?\d|\b(?:total|comes to|works out to|sum|average|per (?:day|week|month|hour))\b|"
                r"\d\s*[-+*/×=]\s*\d|\b(?:once|twice|(?:\w+|\d+) times) (?:a|per|each|every) (?:day|week|month|year)\b",
                CI),
-    re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]"),
+    re.compile(r"```|^(?: {4}|\t)\S|\b(?:def|class|function|import|return|const|SELECT|npm|pip|git)\b [\w(]|"
+               r"\b[a-z]+_[a-z_]+=|\b[a-z_]+\.[a-z_]+\("),  # code inline: allow_origins=[…], os.getenv(…)
     re.compile(r"^\s*(?:[-*•]|\d+[.)]|step \d+)\s+\S", CI),
     # Advice given as an instruction: "For your knee, try low-impact cardio", "Remember to bring your passport".
-    re.compile(r"(?:^|[.!?:]\s+|,\s+)(?:try|use|avoid|book|bring|pack|skip|consider|remember to|make sure|"
+    re.compile(r"(?:^|[.!?:]\s+|,\s+)(?:try|use|avoid|book|bring|pack|skip|consider|remember to|make sure|add|set|"
+               r"install|enable|disable|configure|increase|decrease|wrap|replace|upgrade|pin|"
                r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|go with|opt for)\b",
                CI),
     # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on

@@ -75,6 +75,8 @@ def test_a_plan_said_in_words_is_kept():
     "How about a personalized garden kneeling pad, or the new Tana French novel? Both fit her interests.",
     "She'd probably love a pottery class, since she mentioned wanting to try it last spring.",
     "For online orders with concurrent writes, go with PostgreSQL. SQLite locks the whole database on writes.",
+    "Add CORSMiddleware in FastAPI with allow_origins=['http://localhost:3000']. That tells the browser your API"
+    " accepts requests from the frontend's origin.",
 ])
 def test_advice_a_choice_and_something_done_for_the_user_are_kept(text):
     score, reason = assistant_relevance(text)
