@@ -91,7 +91,8 @@ _PET_NAMES = re.compile(
     + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
                           + PET + r")\b")
-# A pet named in the next breath ("I got a puppy! Her name's Coco"), or walked ("took Max for a walk").
+# A pet named in the next breath ("I got a puppy! Her name's Coco"), walked ("took Max for a walk") or taken to the
+# vet ("took Biscuit to the vet").
 _GOT_A_PET = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|have|rescued|"
                         r"brought home|welcomed)(?: \w+){0,2} " + PET + r"\b", re.IGNORECASE)
 _PET_NAME_IS = re.compile(r"(?i:\b(?:his|her|its|their) names?(?:'s|’s| is| are)) " + NAME.format("names")
@@ -100,7 +101,8 @@ _PET_NAME_IS = re.compile(r"(?i:\b(?:his|her|its|their) names?(?:'s|’s| is| ar
 _ANSWER_NAMES = re.compile(NAME.format("names") + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)"
                            r"[!.]")
 _WALKED = re.compile(r"(?i:\b(?:took|take|taking|walk|walked|walking) )" + NAME.format("names")
-                     + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?)\b")
+                     + r"(?P<more>)(?i: (?:out )?for (?:a|his|her|their) walks?| to the (?:vet|groomer|dog park|"
+                     r"kennel|animal hospital))\b")
 _OWNING = re.compile(r"\b(?:have|has|got|own|adopted|rescued)\b", re.IGNORECASE)
 _NAMED_OWNER = re.compile(NAME.format("owner") + r"(?: (?:just |also |finally |recently |now |still ))?"
                           r"(?: and (?:his|her|their) \w+)? (?:has|had|owns|got|adopted|rescued|(?:has|have) got) $")

@@ -326,3 +326,8 @@ def test_where_one_commutes_or_takes_a_train_to_is_a_place(db):
            "Booked the train to Kingsbury for Saturday.")
     kinds = dict(entities())
     assert kinds["Redmond"] == kinds["Kingsbury"] == "place"
+
+
+def test_someone_taken_to_the_vet_is_a_pet(db):
+    ingest("Took Biscuit to the vet this morning, he's fine.")
+    assert dict(entities())["Biscuit"] == "pet"
