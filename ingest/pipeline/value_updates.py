@@ -173,8 +173,9 @@ def _lookup_query(given: list[Measure]) -> str:
 
 
 # One thing put in another's place: "we decided to switch from Flask to FastAPI", "I replaced my Kindle with a Kobo",
-# "we use Redis instead of Memcached now", "I gave up on guitar, switched to piano". What was said of the old one stays true of its time and holds more than
-# the choice (a long message, "a Flask app to manage orders for my bakery"), so it is kept and linked.
+# "we use Redis instead of Memcached now", "I gave up on guitar, switched to piano". What was said of the old one
+# stays true of its time and holds more than the choice (a long message, "a Flask app to manage orders for my
+# bakery"), so it is kept and linked.
 _THING = r"(?:(?:my|our|the|a|an) )?(?P<{}>[\w.+#\-]+(?: [\w.+#\-]+){{0,2}}?)"
 _REPLACED = re.compile(
     r"\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing)|chang(?:e|ed|ing)|transition(?:ed|ing)?|"

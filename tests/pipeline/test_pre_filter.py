@@ -164,7 +164,8 @@ def test_an_answer_to_the_other_persons_question_passes_where_the_same_words_alo
 
 
 def test_a_request_that_goes_on_to_tell_the_users_own_figures_passes_a_bare_one_does_not():
-    assert relevance_score("Can you help me budget? I make $4,200 a month after tax and rent is $1,500.")[0] >= THRESHOLD
+    told = "Can you help me budget? I make $4,200 a month after tax and rent is $1,500."
+    assert relevance_score(told)[0] >= THRESHOLD
     assert relevance_score("Can you write me a poem? Thanks!")[0] < THRESHOLD
     assert relevance_score("Can you summarize this article for me? It is about climate change.")[0] < THRESHOLD
 
