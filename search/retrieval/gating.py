@@ -129,9 +129,9 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
     about them ("when is Lily's birthday"), or one asking who ("who inspired me"), also reads the relationship
     domain, where what the user said of their family and partner is filed (a work question stays narrow, as
-    the seed asks). A question about the
-    family's work ("where does my dad work") also reads the professional domain, where jobs are filed. A
-    question about food or exercise that is not about work also reads health (`implied_needs`)."""
+    the seed asks). A question about the family's work ("where does my dad work") also reads the professional
+    domain, where jobs are filed. A question about food, drink or exercise that is not about work also reads
+    health (`implied_needs`)."""
     domain, method = classify_query(query, query_vector)
     all_domains = include_all_domains or wants_all_domains(query)
     if domains:
