@@ -137,8 +137,8 @@ def reconcile_candidates(candidates: list[Candidate], context: IngestContext) ->
         elif existing := near_duplicate(context.user_id, candidate):
             candidate.action, candidate.existing = "reinforce", existing
         else:
-            candidate.supersedes = superseded_by_candidate(context.user_id, candidate) or rescheduled(
-                context.user_id, candidate)
+            candidate.supersedes = (superseded_by_candidate(context.user_id, candidate)
+                                    or rescheduled(context.user_id, candidate) or finished(context.user_id, candidate))
             if candidate.supersedes and candidate.attribute.startswith("prefers:"):
                 candidate.content = with_context_kept(candidate.content, candidate.supersedes[0].content,
                                                       candidate.attribute.removeprefix("prefers:"))
@@ -197,6 +197,22 @@ def rescheduled(user_id: str, candidate: Candidate) -> list[Memory]:
     return [memory for memory in _latest_events(user_id, words) if particulars(memory.content)[1] >= names and not
             _CANCELLED.search(memory.content) and (not moved or memory.valid_from.date() != candidate.valid_from.date())
             ][:1]
+
+
+# "Finished The Hobbit!", "just finished reading Dune": a title the user was in the middle of is done.
+_FINISHED = re.compile(r"\b(?i:finished|done with|completed|wrapped up)(?i: reading| watching| playing| listening to)? "
+                       r"(?P<title>(?:[Tt]he |[Aa] )?[A-Z][\w'’\-]*(?: (?:of|the|and|in|[A-Z][\w'’\-]*))*)")
+_UNDER_WAY = re.compile(r"\b(?:i'm|i am|currently|been|started|starting|still|halfway through)(?: \w+)? (?:reading|"
+                        r"watching|playing|listening to|re-?reading|binging|bingeing)\b", re.IGNORECASE)
+
+
+def finished(user_id: str, candidate: Candidate) -> list[Memory]:
+    """"Finished The Hobbit!": the latest active event saying the user was in the middle of it ("I'm reading The
+    Hobbit") is superseded: it is no longer under way, and the new event says it was read."""
+    if candidate.type != "event" or not (match := _FINISHED.search(candidate.content)):
+        return []
+    return [memory for memory in _latest_events(user_id, match.group("title"))
+            if _UNDER_WAY.search(memory.content) and not _FINISHED.search(memory.content)][:1]
 
 
 # An event said by what one does: "I'm flying to Berlin on March 3rd" is the flight that "got moved".

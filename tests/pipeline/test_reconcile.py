@@ -176,3 +176,11 @@ def test_a_cancellation_naming_nobody_supersedes_the_latest_event_of_its_kinds_s
     run("The dentist called and cancelled my appointment.", session_id="s2", at=MONDAY + timedelta(days=1))
     assert Memory.objects.get(content__startswith="Dentist appointment").status == "superseded"
     assert active(content__startswith="Team meeting").exists()
+
+
+def test_a_title_finished_supersedes_reading_it_but_not_another_title(run):
+    run("I'm reading The Hobbit right now.", "Started watching Severance on Apple TV.")
+    run("Finished The Hobbit! Starting The Fellowship of the Ring next.", session_id="s2",
+        at=MONDAY + timedelta(days=12))
+    assert Memory.objects.get(content__startswith="I'm reading The Hobbit").status == "superseded"
+    assert active(content__startswith="Started watching Severance").exists()
