@@ -105,7 +105,6 @@ SUBSTANCE = re.compile(
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"
     r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b", CI)
 SUBSTANCE_WEIGHT = 0.3
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
@@ -254,7 +253,7 @@ def relevance_score(text: str, *, answers: bool = False) -> tuple[float, str]:
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
     scored = round(min(max(score - penalty, 0.0), 1.0), 3), reason
-    if reason == "request_to_assistant" and len(sentences := _SENTENCE_END.split(text, maxsplit=1)) == 2:
+    if reason == "request_to_assistant" and len(sentences := SENTENCE_END.split(text, maxsplit=1)) == 2:
         # "Can you help me budget? I make $4,200 a month after tax": what the request goes on to tell counts.
         return max(scored, relevance_score(sentences[1], answers=answers))
     return scored
