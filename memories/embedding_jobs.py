@@ -11,6 +11,7 @@ from django_q.tasks import async_task
 
 from entities.models import EntityKind
 from memories.embedding import embed_texts
+from memories.inherited_vectors import vectors_inherited
 from memories.models import EmbeddingStatus, Memory, MemoryEntity, MemorySentence
 from memories.sentences import embedding_text, sentence_texts
 from recall_site.config import recall_setting
@@ -127,9 +128,11 @@ def embed_memories(memory_ids: list[int]) -> int:
             stored = Memory.objects.filter(user_id=user_id, pk=pk, content=content).update(  # one partition
                 embedding=vector, embedding_status=EmbeddingStatus.READY)
             if stored and own:  # an edit deleted the old text's sentences already; this replaces a rerun's
-                MemorySentence.objects.filter(user_id=user_id, memory_id=pk).delete()
+                MemorySentence.objects.filter(user_id=user_id, memory_id=pk, inherited_from__isnull=True).delete()
                 MemorySentence.objects.bulk_create(
                     MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
+            if stored:
+                vectors_inherited(user_id, [pk])
         done += stored
     return done
 

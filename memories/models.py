@@ -200,12 +200,16 @@ MEMORY_ROW_FIELDS = [f for f in Memory._meta.concrete_fields if f.name not in ("
 class MemorySentence(models.Model):
     """One sentence of a multi-sentence memory, embedded on its own (memories/sentences.py): semantic search
     matches a memory by its whole text and by its best sentence. Written with the memory's embedding,
-    replaced when it is re-embedded, gone with the memory."""
+    replaced when it is re-embedded, gone with the memory. Or the vector of a memory it superseded
+    (`inherited_from`)."""
 
     user_id = models.CharField(max_length=128)
     # The database's key is (memory_id, user_id) → the memory's (id, user_id): memories/partitions.py.
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sentences", db_constraint=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    # The memory this row's vector is of, when it is not `memory`'s own sentence but a memory `memory` superseded
+    # (memories/inherited_vectors.py): a plain id, as the row goes when that memory is edited or forgotten.
+    inherited_from = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [

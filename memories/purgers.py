@@ -1,5 +1,5 @@
 """The memories app's part of every deletion (recall_site/purging.py): memories, their entity links,
-sentence vectors and history, the source messages no remaining memory names (and all of a forgotten
+sentence vectors (theirs, and those later memories inherited from them) and history, the source messages no remaining memory names (and all of a forgotten
 session's), supersession links pointing at them, per-turn injection records, the sessions' dialogue
 state (all of the user's when a person is forgotten: she may have been a speaker), queued embedding
 tasks, the centroids of other entities that averaged their embeddings, and profile entries naming a
@@ -13,6 +13,7 @@ from django_q.models import OrmQ
 
 from entities.models import Entity
 from memories.embedding_jobs import EMBED_MEMORIES_TASK
+from memories.inherited_vectors import inherited_vectors_dropped
 from memories.models import (
     IngestJob,
     Memory,
@@ -42,7 +43,8 @@ class MemoryPurger(Purger):
             "memories": len(ids),
             "memory_entity_links": MemoryEntity.objects.filter(memory_id__in=id_array(ids)).count(),
             "memory_history": MemoryHistory.objects.filter(memory_id__in=id_array(ids)).count(),
-            "memory_sentences": MemorySentence.objects.filter(memory_id__in=id_array(ids)).count(),
+            "memory_sentences": MemorySentence.objects.filter(
+                Q(memory_id__in=id_array(ids)) | Q(user_id=plan.user_id, inherited_from__in=id_array(ids))).count(),
             "source_messages": _source_messages(plan, delete=False),
             "superseded_links_cleared": _superseding_others(ids, clear=False),
             "turn_injections": _turn_injections(plan).count(),
@@ -59,7 +61,8 @@ class MemoryPurger(Purger):
             "session_dialogues": _session_dialogues(plan).delete()[0],
             "queued_tasks": OrmQ.objects.filter(pk__in=_queued_task_ids(set(ids))).delete()[0],
             "memory_history": sql_delete(MemoryHistory, "memory_id", ids),
-            "memory_sentences": sql_delete(MemorySentence, "memory_id", ids),
+            "memory_sentences": (sql_delete(MemorySentence, "memory_id", ids)
+                                 + inherited_vectors_dropped(plan.user_id, ids)),
             "source_messages": _source_messages(plan, delete=True),
             "memory_entity_links": sql_delete(MemoryEntity, "memory_id", ids),
         }

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from audit.labels import AuditAction
 from audit.services import audit_record
-from entities.models import Relation, RelationStatus
+from entities.models import Entity, EntityKind, Relation, RelationStatus
 from memories.decay import half_life_for, memory_freshness
 from memories.embedding_jobs import enqueue_embedding
+from memories.inherited_vectors import inherited_vectors_dropped, vectors_inherited
 from memories.models import (
     EmbeddingStatus,
     HistoryAction,
@@ -143,7 +144,8 @@ def memory_update(*, memory: Memory, actor: str, **changes) -> Memory:
     if content_changed:
         memory.embedding = None
         memory.embedding_status = EmbeddingStatus.PENDING
-        memory.sentences.all().delete()
+        memory.sentences.filter(inherited_from__isnull=True).delete()
+        inherited_vectors_dropped(memory.user_id, [memory.pk])  # re-inherited once it is embedded again
     # PostgreSQL enforces the check constraints; validating them here costs extra queries.
     memory.full_clean(exclude=["search_vector", "embedding", "superseded_by", "subject"], validate_constraints=False)
     memory.save()
@@ -223,6 +225,7 @@ def memory_supersede(*, old: Memory, new: Memory, at) -> None:
     _update_with_history("status = %s, superseded_by_id = %s, valid_to = %s", [Status.SUPERSEDED, new.pk, at],
                          memory=old, action=HistoryAction.SUPERSEDED, session_id=new.session_id,
                          related_memory_id=new.pk)
+    vectors_inherited(new.user_id, [new.pk])  # what found the old value finds the new one
 
 
 def relations_retire_stated_by(*, user_id: str, memory_ids: list[int], at) -> None:
@@ -236,6 +239,29 @@ def relations_retire_stated_by(*, user_id: str, memory_ids: list[int], at) -> No
            f" AND r.object_id IN (SELECT entity_id FROM {links} WHERE memory_id = m.id AND user_id = m.user_id)")
     with connection.cursor() as cursor:
         cursor.execute(sql, [RelationStatus.SUPERSEDED, at, user_id, memory_ids, RelationStatus.ACTIVE])
+
+
+def memories_stating_the_old_value(*, superseded: list[Memory], new: Memory) -> list[int]:
+    """Active memories said in the same message as a superseded one that name what it named and `new` does not:
+    "I live in Austin with my partner", kept as said beside "Lives in Austin", after "Lives in Seattle" superseded
+    the fact. They still tell more (with whom), so they stay; `memories_mark_updated` puts `new` before them."""
+    messages = [(old.session_id, message_id) for old in superseded for message_id in old.source_message_ids]
+    if not messages:
+        return []
+    memories, links, entities = Memory._meta.db_table, MemoryEntity._meta.db_table, Entity._meta.db_table
+    sql = (f"SELECT m.id FROM {memories} m JOIN unnest(%s::text[], %s::text[]) AS said(session_id, message_id)"
+           " ON m.session_id = said.session_id AND said.message_id = ANY(m.source_message_ids)"
+           " WHERE m.user_id = %s AND m.status = %s AND NOT (m.id = ANY(%s))"
+           f" AND EXISTS (SELECT 1 FROM {links} mine JOIN {links} old ON old.entity_id = mine.entity_id"
+           f" JOIN {entities} e ON e.id = mine.entity_id AND e.kind <> %s"
+           " WHERE mine.memory_id = m.id AND old.memory_id = ANY(%s)"
+           f" AND NOT EXISTS (SELECT 1 FROM {links} kept WHERE kept.memory_id = %s AND kept.entity_id = mine.entity_id))"
+           " GROUP BY m.id ORDER BY m.id")
+    old_ids = [old.pk for old in superseded]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [[session for session, _ in messages], [message for _, message in messages], new.user_id,
+                             Status.ACTIVE, [*old_ids, new.pk], EntityKind.SELF, old_ids, new.pk])
+        return [row[0] for row in cursor.fetchall()]
 
 
 def memories_mark_updated(*, memory_ids: list[int], by: Memory) -> None:

@@ -328,12 +328,13 @@ def _is_word_of_a_name(word: str) -> bool:
 def _first_word_kept(words: list[str], after: str) -> bool:
     """Whether a sentence's first word belongs to the name it starts: with evidence, or as the first of
     several words of a name ("Grand Canyon"), but not before a name known alone ("Go Jon"), nor as a word
-    that is never a name, a gerund or an adverb ("Now I", "Becoming Nicole", "Luckily Rex")."""
+    that is never a name, a gerund or an adverb ("Now I", "Becoming Nicole", "Luckily Rex"), nor a verb before
+    "the" ("Sold the Civic", "Loved the Hobbit")."""
     rest = [word for word in words[1:] if _is_word_of_a_name(word)]
     if has_evidence(words[0], " " + " ".join(words[1:]) + after if rest else after):
         return True
     first = words[0].lower()
-    return bool(rest) and _is_word_of_a_name(words[0]) and not first.endswith(("ing", "ly")) and (
+    return bool(rest) and _is_word_of_a_name(words[0]) and not first.endswith(("ing", "ly")) and words[1] != "the" and (
         normalize_name(" ".join(rest)) not in _KNOWN_NAMES.get())
 
 
@@ -393,7 +394,9 @@ def named_mentions(text: str) -> list[Mention]:
                 or any(match.start() in group for group in groups)):
             continue
         seen.add(name.lower())
-        before = text[: match.start()] + ("the " if match.group(0).startswith("The ") else "")
+        # What stands before the name as kept: "Sold the Civic" is "Civic" after "Sold the ".
+        start = match.start() + max(match.group(0).find(written), 0)
+        before = text[:start] + ("the " if written.startswith("The ") else "")
         kind = name_kind(written, before, text[match.end():])
         if kind == "person" and _NAMED_IT.search(before) and _PET_WORD.search(before) and not _CHILD_WORD.search(text):
             kind = "pet"  # "that stuffed animal dog you gave me! I named her Tilly"

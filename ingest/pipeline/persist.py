@@ -14,6 +14,7 @@ from ingest.pipeline.base import Candidate, CandidateResult, IngestContext, Outc
 from memories.models import Memory, Status
 from memories.services import (
     memories_mark_updated,
+    memories_stating_the_old_value,
     memory_create,
     memory_pin,
     memory_reinforce,
@@ -66,6 +67,8 @@ class Persist(Stage):
             relations_retire_stated_by(user_id=context.user_id, memory_ids=[old.pk for old in candidate.supersedes],
                                        at=message.timestamp)
         kept_beside = set(candidate.details.get("updates", ())) - {old.pk for old in candidate.supersedes}
+        if candidate.supersedes:
+            kept_beside.update(memories_stating_the_old_value(superseded=candidate.supersedes, new=memory))
         if kept_beside:
             memories_mark_updated(memory_ids=sorted(kept_beside), by=memory)
         self._write_relation(candidate, context, message.timestamp, message.id)

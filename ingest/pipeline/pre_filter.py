@@ -26,9 +26,11 @@ from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35
 CI = re.IGNORECASE
-# "I" left unsaid at a sentence's start, as chat does ("Been busy volunteering.", "Just got a puppy!").
+# "I" left unsaid at a sentence's start, as chat does ("Been busy volunteering.", "Just got a puppy!", "Gave up on
+# Spanish, switched to Italian").
 UNSAID_I = (r"(^|[.!?]\s+)(just |still |finally |recently )?(been|got|started|finished|went|made|bought|tried|"
-            r"working on)\b")
+            r"working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took up|picked up|decided|"
+            r"moved|stopped)\b")
 
 NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.

@@ -120,7 +120,8 @@ def superseded_by_candidate(user_id: str, candidate: Candidate) -> list[Memory]:
     if not candidate.attribute or subject is None:
         return []
     return list(Memory.objects.filter(user_id=user_id, subject=subject, attribute=candidate.attribute,
-                                      status=Status.ACTIVE).only("pk", "user_id", "session_id", "content"))
+                                      status=Status.ACTIVE).only("pk", "user_id", "session_id", "content",
+                                                                           "source_message_ids"))
 
 
 class Reconcile(Stage):

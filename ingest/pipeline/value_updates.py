@@ -183,10 +183,12 @@ _REPLACED = re.compile(
     + r" (?:to|over to) " + _THING.format("new") + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)|"
     r"\breplac(?:e|ed|ing) " + _THING.format("old_b") + r" with " + _THING.format("new_b")
     + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this)\b)|"
-    # "I gave up on guitar, switched to piano", "quit the gym and took up climbing"
-    r"\b(?:gave up|give up|giving up|quit|stopped|dropped|ditched)(?: on)? " + _THING.format("old_c")
-    + r"(?:,|;| and| so)(?: (?:i|i'm|i've|now|and|so|just))* (?:switched|moved|changed|went|turned|started|"
-    r"took up|picked up)(?: over)?(?: to| on| learning| playing| doing)? " + _THING.format("new_c")
+    # "I gave up on guitar, switched to piano", "quit the gym and took up climbing", "sold the Civic and bought a Tesla"
+    r"\b(?:gave up|give up|giving up|quit|stopped|dropped|ditched|sold|traded in|got rid of)(?: on)? "
+    + _THING.format("old_c")
+    + r"(?:,|;| and| so)(?: (?:i|i'm|i've|now|and|so|just|then))* (?:switched|moved|changed|went|turned|started|"
+    r"took up|picked up|bought|got|leased|ordered)(?: over)?(?: to| on| learning| playing| doing)? "
+    + _THING.format("new_c")
     + r"(?=[.,;!?]|$| (?:for|because|since|as|and|but|now|last|this|instead)\b)", CI)
 
 
@@ -206,7 +208,8 @@ def earlier_values(user_id: str, content: str, said_by: str) -> tuple[list[Memor
     """(active memories of the user this content says it updates, those it may update: kept and linked)."""
     given = measures(content)
     if not given:
-        return [], _replaced_earlier(user_id, content, said_by) or _said_instead(user_id, content, said_by)
+        return [], (_replaced_earlier(user_id, content, said_by) or _said_instead(user_id, content, said_by)
+                    or _new_thing_earlier(user_id, content, said_by))
     lookup = _lookup_query(given)
     if lookup:
         rows = _ranked_by_words(user_id, lookup)
@@ -262,14 +265,19 @@ def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
 
 
 # A change said without naming what it replaces: "I've switched to learning Italian instead", "I signed up for the
-# full marathon instead of the half", "these days I wake up at 7:30". The latest memory on the same topic is linked.
+# full marathon instead of the half", "these days I wake up at 7:30", and in a short statement "Yoga got moved to
+# Thursdays". The latest memory on the same topic is linked.
 _INSTEAD = re.compile(r"\b(?:instead|these days|nowadays|any more|anymore|no longer)\b", CI)
-_NOT_INSTEAD_TOPIC = frozenset("instead nowadays anymore longer because switched signed started decided".split())
+_MOVED = re.compile(r"\b(?:got|been|was|is|are|has been|have been) (?:moved|changed|switched|pushed|shifted|"
+                    r"rescheduled|bumped)(?: back)? to\b", CI)
+_NOT_INSTEAD_TOPIC = frozenset("""instead nowadays anymore longer because switched signed started decided moved changed
+pushed shifted rescheduled bumped back weekend""".split())
 
 
 def _topic_words(text: str) -> set[str]:
     return {word for word in _LEXEME.findall(text.lower())
-            if len(word) > 3 and word not in _NOT_TOPIC and word not in _NOT_INSTEAD_TOPIC}
+            if len(word) > 3 and word not in _NOT_TOPIC and word not in _NOT_INSTEAD_TOPIC
+            and not TIME_WORD.fullmatch(word)}
 
 
 def _topic_stems(text: str) -> set[str]:
@@ -279,7 +287,7 @@ def _topic_stems(text: str) -> set[str]:
 def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
     """The latest active memory, said on the same side, sharing the most topic words with a change said with
     "instead", "these days", "no longer"…: one word in common for a short statement, two for a long one."""
-    if not _INSTEAD.search(content):
+    if not (_INSTEAD.search(content) or (is_short(content) and _MOVED.search(content))):
         return []
     words = _topic_words(content)
     if not words:
@@ -288,6 +296,27 @@ def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
     for memory in _ranked_by_words(user_id, " | ".join(sorted(words))):
         if (_same_side(memory, said_by) and not _INSTEAD.search(memory.content)
                 and len(stems & _topic_stems(memory.content)) >= needed):
+            return [memory]
+    return []
+
+
+# "My new phone number is 555-9876", "new address: 12 Elm St": a thing of the user's said anew.
+_NEW_THING = re.compile(r"\b(?:my|our) new (?P<thing>[a-z]+(?: [a-z]+)?) (?:is|are)\b|"
+                        r"^\W*new (?P<thing_b>[a-z]+(?: [a-z]+)?):", CI)
+
+
+def _new_thing_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
+    """The latest active memory, said on the same side, holding every word of the thing said anew
+    (`_NEW_THING`), unless it says itself that it is new."""
+    match = _NEW_THING.search(content)
+    if match is None:
+        return []
+    words = [word for word in _LEXEME.findall((match.group("thing") or match.group("thing_b")).lower())
+             if word not in _NOT_TOPIC]
+    if not words:
+        return []
+    for memory in _ranked_by_words(user_id, " & ".join(words)):
+        if _same_side(memory, said_by) and not _NEW_THING.search(memory.content):
             return [memory]
     return []
 

@@ -258,3 +258,41 @@ def test_a_students_work_is_asked_for_under_the_gate_that_reads_it(say, ask):
     thesis = "Finally finished my thesis on coral reef bleaching!"
     say(thesis)
     assert thesis in ask("what was my thesis about")
+
+
+def test_a_thing_sold_for_another_and_one_said_to_be_new_come_before_the_old_one(say, ask):
+    say("I drive a 2015 Honda Civic", "Sold the Civic and bought a Tesla Model 3 last week",
+        "My phone number is 555-1234", "My new phone number is 555-9876")
+    civic = Memory.objects.get(content__contains="2015 Honda Civic")
+    assert civic.details["updated_by"] == [Memory.objects.get(content__startswith="Sold the Civic").pk]
+    assert ask("what car do I drive")[0] == "Sold the Civic and bought a Tesla Model 3 last week"
+    assert ask("what is my phone number")[:2] == ["My new phone number is 555-9876", "My phone number is 555-1234"]
+
+
+def test_a_change_said_without_i_or_by_what_moved_is_kept_and_found_first(say, ask):
+    """Chat leaves out the "I" ("Gave up on Spanish…") and says what moved without a kind of event ("Yoga got
+    moved to Thursdays"): both are kept, linked to the memory they change, and found before it."""
+    say("I'm learning Spanish on Duolingo every morning", "Gave up on Spanish, switched to Italian instead",
+        "My yoga class is on Mondays at 6pm", "Yoga got moved to Thursdays")
+    assert ask("what language am I learning")[0] == "Gave up on Spanish, switched to Italian instead"
+    assert ask("when is my yoga class")[:2] == ["Yoga got moved to Thursdays", "My yoga class is on Mondays at 6pm"]
+
+
+def test_the_words_a_superseded_value_was_said_in_come_after_the_new_value(say, ask):
+    """"I live in Austin with my partner" is kept as said beside the fact "Lives in Austin"; when "Lives in
+    Seattle" supersedes the fact, the sentence that said Austin is linked to it too, and comes after it."""
+    say("I live in Austin with my partner", "We just moved to Seattle last weekend")
+    seattle = Memory.objects.get(content="Lives in Seattle")
+    said = Memory.objects.get(content="I live in Austin with my partner")
+    assert Memory.objects.get(content="Lives in Austin").status == "superseded"
+    assert said.status == "active" and said.details["updated_by"] == [seattle.pk]
+    assert ask("where do I live")[0] == "Lives in Seattle"
+
+
+def test_what_found_a_superseded_memory_finds_the_one_that_replaced_it(say, ask):
+    """The model puts "Finished The Hobbit! Starting The Fellowship of the Ring next" far from "what book am I
+    reading" (it does not know the Hobbit is a book); the memory it superseded matched, and its vector is now one
+    of the new memory's (memories/inherited_vectors.py)."""
+    say("I'm reading The Hobbit right now, loving it", "Finished The Hobbit! Starting The Fellowship of the Ring next")
+    assert Memory.objects.get(content__startswith="I'm reading The Hobbit").status == "superseded"
+    assert ask("what book am I reading")[:1] == ["Finished The Hobbit! Starting The Fellowship of the Ring next"]

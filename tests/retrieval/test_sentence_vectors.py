@@ -1,7 +1,9 @@
 """A long memory is found by the one sentence that answers the question (memories/sentences.py)."""
+from django.utils import timezone
+
 from memories.models import Memory, MemorySentence
 from memories.sentences import embedding_text, sentence_texts
-from memories.services import memory_forget, memory_update
+from memories.services import memory_forget, memory_supersede, memory_update
 from memories.tasks import embed_memories, embed_pending_memories
 from search.retrieval import search_memories
 from tests import factories
@@ -108,3 +110,27 @@ def test_with_sentence_vectors_off_none_are_written_and_search_reads_whole_texts
         remember(text, type="event", entities=[anna])
     assert not MemorySentence.objects.exists()
     assert (_rank("Which instrument is Anna learning?", target.pk) or 99) > 2  # 2nd with them (above)
+
+
+def test_a_superseding_memory_inherits_the_vectors_of_what_it_replaced_and_loses_them_with_it(db):
+    """Only vectors move (memories/inherited_vectors.py): down the supersession chain, rebuilt when a memory of it
+    is embedded again, gone at once when the memory they came from is edited or forgotten."""
+    reading = factories.memory("alice", "I'm reading The Hobbit right now, loving it", type="event")
+    finished = factories.memory("alice", "Finished The Hobbit! Starting The Fellowship of the Ring next", type="event")
+    embed_pending_memories()
+    memory_supersede(old=reading, new=finished, at=timezone.now())
+    reading.refresh_from_db()
+    inherited = MemorySentence.objects.get(memory=finished, inherited_from=reading.pk)
+    assert inherited.user_id == "alice" and list(inherited.embedding) == list(reading.embedding)
+    halfway = factories.memory("alice", "Halfway through The Two Towers now", type="event")
+    embed_pending_memories()
+    memory_supersede(old=finished, new=halfway, at=timezone.now())
+    assert sorted(MemorySentence.objects.filter(memory=halfway).values_list("inherited_from", flat=True)) == sorted(
+        [reading.pk, finished.pk])
+    memory_update(memory=reading, actor="alice", content="I'm reading The Silmarillion")
+    assert not MemorySentence.objects.filter(inherited_from=reading.pk).exists()  # the old words' vector, at once
+    embed_memories([reading.pk])
+    assert MemorySentence.objects.filter(memory=halfway, inherited_from=reading.pk).count() == 1
+    memory_forget(memory=reading, actor="alice")
+    assert not MemorySentence.objects.filter(inherited_from=reading.pk).exists()
+    assert MemorySentence.objects.filter(memory=halfway, inherited_from=finished.pk).count() == 1
