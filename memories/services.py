@@ -241,27 +241,45 @@ def relations_retire_stated_by(*, user_id: str, memory_ids: list[int], at) -> No
         cursor.execute(sql, [RelationStatus.SUPERSEDED, at, user_id, memory_ids, RelationStatus.ACTIVE])
 
 
-def memories_stating_the_old_value(*, superseded: list[Memory], new: Memory) -> list[int]:
-    """Active memories said in the same message as a superseded one that name what it named and `new` does not:
-    "I live in Austin with my partner", kept as said beside "Lives in Austin", after "Lives in Seattle" superseded
-    the fact. They still tell more (with whom), so they stay; `memories_mark_updated` puts `new` before them."""
+def memories_stating_the_old_value(*, superseded: list[Memory], new: Memory, takes_back: bool = False) -> list[int]:
+    """Active memories said in the same message as a superseded one that still state its value: they name a
+    person, place or thing it named that `new` does not, or a word of its that `new` does not say ("I live in
+    Austin with my partner", kept as said beside "Lives in Austin", after "Lives in Seattle" superseded the fact).
+    When `new` takes the old value back ("Broke up with Jake", "Not allergic to shellfish"), naming what it named
+    is enough. They still tell more (with whom), so they stay; `memories_mark_updated` puts `new` before them."""
     messages = [(old.session_id, message_id) for old in superseded for message_id in old.source_message_ids]
     if not messages:
         return []
     memories, links, entities = Memory._meta.db_table, MemoryEntity._meta.db_table, Entity._meta.db_table
-    sql = (f"SELECT m.id FROM {memories} m JOIN unnest(%s::text[], %s::text[]) AS said(session_id, message_id)"
-           " ON m.session_id = said.session_id AND said.message_id = ANY(m.source_message_ids)"
-           " WHERE m.user_id = %s AND m.status = %s AND NOT (m.id = ANY(%s))"
-           f" AND EXISTS (SELECT 1 FROM {links} mine JOIN {links} old ON old.entity_id = mine.entity_id"
-           f" JOIN {entities} e ON e.id = mine.entity_id AND e.kind <> %s"
-           " WHERE mine.memory_id = m.id AND old.memory_id = ANY(%s)"
-           f" AND NOT EXISTS (SELECT 1 FROM {links} kept WHERE kept.memory_id = %s AND kept.entity_id = mine.entity_id))"
-           " GROUP BY m.id ORDER BY m.id")
+    with_entities = (f"SELECT m.id, m.content, ARRAY(SELECT link.entity_id FROM {links} link JOIN {entities} e"
+                     f" ON e.id = link.entity_id AND e.kind <> %s WHERE link.memory_id = m.id) FROM {memories} m")
     old_ids = [old.pk for old in superseded]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [[session for session, _ in messages], [message for _, message in messages], new.user_id,
-                             Status.ACTIVE, [*old_ids, new.pk], EntityKind.SELF, old_ids, new.pk])
-        return [row[0] for row in cursor.fetchall()]
+        cursor.execute(f"{with_entities} WHERE m.user_id = %s AND m.id = ANY(%s)",
+                       [EntityKind.SELF, new.user_id, [*old_ids, new.pk]])
+        stated = {pk: (content, set(entity_ids)) for pk, content, entity_ids in cursor.fetchall()}
+        cursor.execute(f"{with_entities} JOIN unnest(%s::text[], %s::text[]) AS said(session_id, message_id)"
+                       " ON m.session_id = said.session_id AND said.message_id = ANY(m.source_message_ids)"
+                       " WHERE m.user_id = %s AND m.status = %s AND NOT (m.id = ANY(%s)) ORDER BY m.id",
+                       [EntityKind.SELF, [session for session, _ in messages], [message for _, message in messages],
+                        new.user_id, Status.ACTIVE, [*old_ids, new.pk]])
+        siblings = cursor.fetchall()
+    new_content, new_entities = stated.get(new.pk, (new.content, set()))
+    old_entities = set().union(*(stated[pk][1] for pk in old_ids if pk in stated))
+    old_words = set().union(*(_value_words(stated[pk][0]) for pk in old_ids if pk in stated))
+    if not takes_back:
+        old_entities -= new_entities
+        old_words -= _value_words(new_content)
+    return list(dict.fromkeys(pk for pk, content, entity_ids in siblings
+                              if set(entity_ids) & old_entities or _value_words(content) & old_words))
+
+
+_VALUE_WORD = re.compile(r"[a-z][a-z'’\-]{3,}")
+_NOT_VALUE_WORDS = frozenset("user user's users with from that this have been about their there lives works".split())
+
+
+def _value_words(content: str) -> set[str]:
+    return {word for word in _VALUE_WORD.findall(content.lower()) if word not in _NOT_VALUE_WORDS}
 
 
 def memories_mark_updated(*, memory_ids: list[int], by: Memory) -> None:

@@ -212,11 +212,12 @@ _PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
 _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|partnership|sponsorship) with|"
                          r"sponsored by|signed (?:up )?with|partnered with|brands? like|companies like|talks with)\s+$",
                          re.IGNORECASE)
-# A school got into or a band liked: "got into Stanford", "graduated from Oberlin", "my favorite band is
-# Arctic Monkeys".
+# A school got into, a band liked or a place gone to: "got into Stanford", "graduated from Oberlin", "my favorite
+# band is Arctic Monkeys", "my favorite restaurant is Nopa".
 _ORG_NOUN_BEFORE = re.compile(r"\b(?:(?:got|get|gets|getting) (?:accepted )?into|accepted (?:in)?to|admitted to|"
                               r"graduated from|enrolled (?:at|in)|(?:band|team|company|brand|label|university|college|"
-                              r"school|club|charity|startup|nonprofit)(?: (?:is|was|called|named))?)\s+$",
+                              r"school|club|charity|startup|nonprofit|restaurant|cafe|café|bar|pub|bakery|bistro|diner|"
+                              r"pizzeria|shop|store|bookstore|gym|hotel|salon)(?: (?:is|was|called|named))?)\s+$",
                               re.IGNORECASE)
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
@@ -240,6 +241,9 @@ porsche lexus prius dodge ram gmc cadillac buick acura infiniti mitsubishi fiat 
 """.split())
 _CAR_BEFORE = re.compile(r"\b(?:a|an|my|our|the|his|her|their|new|used|old|\d{4})\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b"
+_DOSE_BEFORE = re.compile(_DOSE + r"\s+(?:of\s+)?$", re.IGNORECASE)
+_DOSE_AFTER = re.compile(r"^\s+(?:(?:to|at|from) )?" + _DOSE, re.IGNORECASE)
 # A name between a possessive (or "a") and a noun describes the thing: "my Gryffindor scarf", "a Firebase backend".
 _OWNER_BEFORE = re.compile(r"\b(?:my|your|his|her|our|their|a|an)\s+$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"^ (?P<word>[a-z]{3,})\b")
@@ -449,6 +453,8 @@ def name_kind(name: str, before: str, after: str) -> str:
     if first in CAR_MAKES and (" " in name or _CAR_BEFORE.search(before)):
         return "thing"
     if re.search(r" (?:of|of the|the) ", name) or _CHARACTER.search(name):  # "Lord of the Rings"; "Iron Man"
+        return "thing"
+    if _DOSE_BEFORE.search(before) or _DOSE_AFTER.match(after):  # "20mg of Lexapro", "my Lexapro to 30mg"
         return "thing"
     if (_OWNER_BEFORE.search(before) and first not in ROLE_WORDS and (noun := _NOUN_AFTER.match(after))
             and not _is_verb_like(noun["word"])):

@@ -77,11 +77,11 @@ PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=T
 # "I report to Karen": Karen manages the speaker.
 _REPORTS_TO = re.compile(r"(?i:\bi (?:now |still |directly )?(?:report|am reporting|'m reporting) (?:directly )?to )"
                          + NAME.format("a"))
-# A new partner, named: "I'm seeing someone new, her name is Sofia", "I started dating Sofia", "Sofia and I are
-# dating". "I'm seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
+# A new partner, named: "I'm seeing someone new, her name is Sofia", "I'm dating a guy named Jake", "I started
+# dating Sofia", "Sofia and I are dating". "I'm seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
 _DATING = re.compile(
     r"(?i:\b(?:i'm|i am) (?:now )?(?:seeing|dating) (?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?"
-    r"(?: now)?,? (?P<pronoun>her|his|their) name(?:'s| is) |"
+    r"(?: now)?(?:,? (?P<pronoun>her|his|their) name(?:'s| is) | (?:named|called) )|"
     r"\b(?:i'm|i am|i've been|i have been|i (?:just )?started|we (?:just )?started) dating )" + NAME.format("a")
     + r"|" + NAME.format("b") + r"(?i: and i (?:are|have been|started|just started) dating| and i got together)\b")
 _PET_NAMES = re.compile(

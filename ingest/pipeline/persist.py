@@ -68,7 +68,8 @@ class Persist(Stage):
                                        at=message.timestamp)
         kept_beside = set(candidate.details.get("updates", ())) - {old.pk for old in candidate.supersedes}
         if candidate.supersedes:
-            kept_beside.update(memories_stating_the_old_value(superseded=candidate.supersedes, new=memory))
+            kept_beside.update(memories_stating_the_old_value(
+                superseded=candidate.supersedes, new=memory, takes_back=bool(candidate.details.get("takes_back"))))
         if kept_beside:
             memories_mark_updated(memory_ids=sorted(kept_beside), by=memory)
         self._write_relation(candidate, context, message.timestamp, message.id)

@@ -30,7 +30,7 @@ CI = re.IGNORECASE
 # Spanish, switched to Italian").
 UNSAID_I = (r"(^|[.!?]\s+)(just |still |finally |recently )?(been|got|started|finished|went|made|bought|tried|"
             r"working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took up|picked up|decided|"
-            r"moved|stopped)\b")
+            r"moved|stopped|upgraded|replaced|changed|lost)\b")
 
 NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.

@@ -55,7 +55,7 @@ _RESCHEDULED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:moved|rescheduled|pushed(?
 _KIND_WORDS = re.compile(rf"\b{_EVENT_KIND}\b", re.IGNORECASE)
 # "The dinner with Sarah is cancelled", "we called off the trip with Dana": the event is off, whatever its day.
 _CANCELLED = re.compile(rf"\b{_EVENT_KIND}\b.*?\b(?:is|was|got|has been|'s|are|were) (?:cancell?ed|called off|off)\b|"
-                        rf"\b(?:cancell?ed|called off|cancel(?:ling)?) (?:the|our|my|that|this) "
+                        rf"\b(?:cancell?ed|called off|cancel(?:ling)?) (?:(?:the|our|my|that|this|his|her|their) )?"
                         rf"{_EVENT_KIND.replace('kind', 'kind_after')}\b",
                         re.IGNORECASE)
 
@@ -235,6 +235,11 @@ def _value_updates(candidate: Candidate, context: IngestContext) -> None:
     if len(updated) == 1 and not any(m.topic for m in measures(candidate.content)) and (
             restatement := restated(candidate.content, updated[0].content)):
         candidate.details["said"], candidate.content = candidate.content, restatement
+        candidate.domain = updated[0].domain  # the same statement, with its new value ("Down to 172 pounds!")
     linked = list(dict.fromkeys([*candidate.details.get("updates", ()), *(memory.pk for memory in updated + maybe)]))
     if linked:
         candidate.details["updates"] = linked
+    if maybe and not updated and is_short(candidate.content) and not candidate.sensitive:
+        # A short change ("We pushed bedtime to 8:30") is of what it updates, filed where that was ("The kids'
+        # bedtime is 8pm", relationship): tagged apart, a question's gate would read the stale value alone.
+        candidate.domain = max(maybe, key=lambda memory: memory.created_at).domain

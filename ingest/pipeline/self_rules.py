@@ -66,7 +66,9 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
                   r"^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|(?:\bi |^\W*)(?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)  # "I just turned 35", "Just turned 35 today!"
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
-_DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b", CI)
+_DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b|"
+                   rf"(?:\bi |^\W*)(?:just |recently |finally )?(?:went|have gone|'ve gone|turned|became|switched to "
+                   rf"being)(?: fully| full| completely| totally| 100%)? (?P<became>{_DIETS})\b", CI)
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
 _INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? "
                           r"(?P<what>[a-z]+)[- ]intolerant\b|"
@@ -224,8 +226,8 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact_candidate(about(message, f"Is {what} intolerant"), f"intolerance:{what}"[:64], [me],
                                     domain="health", importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
-        found.append(preference_candidate(about(message, f"Is {match.group('diet').lower()}"), "diet", message,
-                                          domain="personal"))
+        diet = (match.group("diet") or match.group("became")).lower()  # "I went fully vegan": is vegan now
+        found.append(preference_candidate(about(message, f"Is {diet}"), "diet", message, domain="personal"))
     elif match := _ON_A_DIET.search(sentence):
         found.append(preference_candidate(about(message, f"Is on a {match.group('diet').lower()} diet"), "diet",
                                           message, domain="personal"))

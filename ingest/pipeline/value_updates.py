@@ -266,12 +266,13 @@ def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
 
 # A change said without naming what it replaces: "I've switched to learning Italian instead", "I signed up for the
 # full marathon instead of the half", "these days I wake up at 7:30", and in a short statement "Yoga got moved to
-# Thursdays". The latest memory on the same topic is linked.
+# Thursdays", "Finally upgraded to the iPhone 16", "so now my go-to is Zuni Cafe". The latest memory on the same
+# topic is linked.
 _INSTEAD = re.compile(r"\b(?:instead|these days|nowadays|any more|anymore|no longer)\b", CI)
-_MOVED = re.compile(r"\b(?:got|been|was|is|are|has been|have been) (?:moved|changed|switched|pushed|shifted|"
-                    r"rescheduled|bumped)(?: back)? to\b", CI)
+_MOVED = re.compile(r"\b(?:moved|changed|switched|pushed|shifted|rescheduled|bumped|upgraded|downgraded)"
+                    r"(?: \w+){0,2}? to\b", CI)
 _NOT_INSTEAD_TOPIC = frozenset("""instead nowadays anymore longer because switched signed started decided moved changed
-pushed shifted rescheduled bumped back weekend""".split())
+pushed shifted rescheduled bumped upgraded downgraded back weekend finally""".split())
 
 
 def _topic_words(text: str) -> set[str]:
@@ -287,7 +288,7 @@ def _topic_stems(text: str) -> set[str]:
 def _said_instead(user_id: str, content: str, said_by: str) -> list[Memory]:
     """The latest active memory, said on the same side, sharing the most topic words with a change said with
     "instead", "these days", "no longer"…: one word in common for a short statement, two for a long one."""
-    if not (_INSTEAD.search(content) or (is_short(content) and _MOVED.search(content))):
+    if not (_INSTEAD.search(content) or (is_short(content) and (_MOVED.search(content) or UPDATE_CUE.search(content)))):
         return []
     words = _topic_words(content)
     if not words:

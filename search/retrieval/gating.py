@@ -35,7 +35,8 @@ KEYWORDS = {
               r"alcohol|sober",
     # The family words the write-time tagger files under relationship (ingest/pipeline/tag_domain.py), whole
     # words ("son", not "song"): "when is my daughter's birthday" must read where "my daughter Lily…" went.
-    "relationship": alternatives(PARTNERS) + r"|spouse|dating|marri|wedding|divorce|"
+    "relationship": alternatives(PARTNERS) + r"|spouse|dating|seeing (?:anyone|someone|somebody)|single\b|marri|"
+                    r"wedding|divorce|"
                     r"break ?up|anniversary|relationship|fianc|romantic|"
                     rf"(?:{alternatives(CLOSE_FAMILY)}|parent|kid|child|cousin|aunt|uncle|niece|nephew)s?\b|"
                     r"children\b|family\b|bab(?:y|ies)\b|in-laws\b|"
@@ -59,7 +60,7 @@ FOOD = re.compile(r"\b(?:recipes?|cook\w*|dinner|lunch|breakfast|brunch|meals?|s
                   r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in|drinks?|drinking|milk|"
                   r"smoothies?)\b", re.IGNORECASE)
 # Moving the body is a health matter as well: an injury or a condition must reach "any tips for my run?".
-EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|exercis\w*|hik(?:e|es|ed|ing)|ski(?:ing)?|"
+EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|gyms?|exercis\w*|hik(?:e|es|ed|ing)|ski(?:ing)?|"
                       r"swim\w*|cycling|bike ride|yoga|lifting|weights|marathon|training|stretch\w*|sports?)\b",
                       re.IGNORECASE)
 # What such a question needs to know whatever its own words (english stems, as the full-text index holds them): a
@@ -144,9 +145,10 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
         elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"
-        elif domain == Domain.HEALTH and method == "centroid":
-            # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"): the guess
-            # also reads the personal domain, which holds no health matter, rather than health alone.
+        elif domain == Domain.HEALTH and (method == "centroid" or EXERCISE.search(query)):
+            # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"), or the question
+            # is about exercise ("which gym do I go to"), which everyday talk files as personal: it also reads the
+            # personal domain, which holds no health matter, rather than health alone.
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
         if implied_needs(query, domain):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]

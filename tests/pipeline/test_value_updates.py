@@ -161,4 +161,3 @@ def test_something_given_up_for_another_is_linked_to_it_and_found_first(db):
     assert old.status == Status.ACTIVE and new.details["updates"] == [old.pk]
     hits = search_memories(user_id="alice", query="learning to play guitar", include_all_domains=True).hits
     assert [hit.memory.pk for hit in hits][:2] == [new.pk, old.pk]
-

@@ -296,3 +296,31 @@ def test_what_found_a_superseded_memory_finds_the_one_that_replaced_it(say, ask)
     say("I'm reading The Hobbit right now, loving it", "Finished The Hobbit! Starting The Fellowship of the Ring next")
     assert Memory.objects.get(content__startswith="I'm reading The Hobbit").status == "superseded"
     assert ask("what book am I reading")[:1] == ["Finished The Hobbit! Starting The Fellowship of the Ring next"]
+
+
+def test_short_updates_come_first_where_the_old_value_was_filed(say, ask):
+    """A short change is filed with what it changes (the bedtime under relationship, a weight under health), and
+    an exercise question also reads the personal domain, where going to the gym is filed."""
+    say("The kids' bedtime is 8pm", "We pushed bedtime to 8:30 now that school's out",
+        "I weigh 180 pounds", "Down to 172 pounds!",
+        "I have an iPhone 12", "Finally upgraded to the iPhone 16",
+        "I go to Planet Fitness", "Switched gyms, I go to Equinox now")
+    assert ask("what time is the kids' bedtime")[:2] == ["We pushed bedtime to 8:30 now that school's out",
+                                                          "The kids' bedtime is 8pm"]
+    assert ask("how much do I weigh")[:1] == ["I weigh 172 pounds"]
+    assert ask("what phone do I have")[:2] == ["Finally upgraded to the iPhone 16", "I have an iPhone 12"]
+    assert ask("which gym do I go to")[:2] == ["Switched gyms, I go to Equinox now", "I go to Planet Fitness"]
+
+
+def test_a_diet_a_partner_and_a_dinner_taken_back_leave_the_old_words_behind(say, ask):
+    say("I'm a vegetarian but I eat eggs", "I went fully vegan last month",
+        "I'm dating a guy named Jake, he's a firefighter", "Jake and I broke up last month",
+        "Dinner with Sam on Friday at 7", "Sam cancelled dinner",
+        "I take 20mg of Lexapro every morning", "My doctor upped my Lexapro to 30mg")
+    assert Memory.objects.get(content="Is vegetarian").status == "superseded"
+    assert ask("what is my diet")[0] == "Is vegan"
+    assert Memory.objects.get(content="Jake is the user's partner").status == "superseded"
+    assert ask("who am I dating")[0] == "Broke up with Jake"
+    assert ask("am I seeing anyone")[:1] == ["Broke up with Jake"]
+    assert Memory.objects.get(content="Dinner with Sam on Friday at 7").status == "superseded"
+    assert Entity.objects.get(canonical_name="Lexapro").kind == "thing"
