@@ -161,6 +161,9 @@ google chatgpt wikipedia github gmail venmo paypal
     "notion figma jira trello asana confluence gitlab bitbucket flutter xcode vscode".split()) | {
     "react native", "next.js", "node.js", "vue.js", "ruby on rails", "google sheets", "power bi", "visual studio"}
 _WORD = r"[A-Z][\w'’\-]*"
+# The teams of a workplace someone is "from": "Priya from accounting".
+WORK_TEAMS = (r"(?:accounting|marketing|sales|hr|engineering|finance|legal|it|support|design|product|operations|ops|"
+              r"payroll|procurement|compliance|security|research|admin|the (?:\w+ )?(?:team|department|office))\b")
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof|St|Mt)\.? )?" + _WORD
                    + r"(?:(?: [A-Z]\.){1,2}(?= [A-Z]))?"  # "George R. R. Martin", "John F. Kennedy"
@@ -175,9 +178,11 @@ _SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
 # Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
 _STARTS_AFTER = re.compile(r"(?:^|[.!?…:;\n\"“(*•~]|^\s*-|\s-)[\s\"“'‘(]*$")
-# Words after a sentence's first word that make it someone ("Emma said", "Emma and I", "Emma, my sister").
+# Words after a sentence's first word that make it someone ("Emma said", "Emma and I", "Emma, my sister", "Jen from
+# my book club", "Priya from accounting").
 _PERSON_AFTER = re.compile(
     r"^(?:,? (?:and|&) (?:I|me)\b|, (?:my|our|his|her|their) (?:" + "|".join(map(re.escape, ROLE_WORDS)) + r")\b|"
+    r" from (?:my|our|work\b|the office\b|" + WORK_TEAMS + r")|"
     r" (?:really |just |also |finally |never |always )?(?:said|says|told|tells|asked|thinks|thought|texted|"
     r"called|wants|wanted|loves|turned|turns|prefers|hates|likes|works|lives)\b|"
     r"(?: is| was)(?: severely| very| also)? (?:allergic|vegetarian|vegan|pregnant)\b|"
@@ -225,7 +230,8 @@ _THING_BEFORE = re.compile(
     r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? (?:to|from)|(?:migrat|upgrad|convert)\w* from|"
     r"play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
     r"install(?:s|ed|ing)?|"
-    r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to)\s+(?:the |an? )?$",
+    r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to|(?:lent|loaned) (?:me|us))"
+    r"\s+(?:the |an? )?$",
     re.IGNORECASE)
 _THING_AFTER = re.compile(r"^\s+(apps?|games?|shows?|series|podcasts?|books?|novels?|movies?|films?|fans?|franchise|"
                           r"trilogy|saga|marathon|convention|soundtrack|album|songs?|characters?|universe|"

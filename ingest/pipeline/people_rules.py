@@ -11,6 +11,7 @@ from ingest.pipeline.names_in_text import (
     ORG_ROLE_WORDS,
     PET_WORDS,
     ROLE_WORDS,
+    WORK_TEAMS,
     is_name,
     named_mentions,
     named_org_roles,
@@ -39,6 +40,12 @@ _MY_ROLE_IS = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + ")" + ROLE
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:(?:my|our)(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )"
                            + ROLE + r",? " + NAME.format("a"))
+# The one person the sentence names, then as "he" or "she": "Marcus is moving to Denver, he's been my best friend
+# since high school".
+_PRONOUN_MY_ROLE = re.compile(r"(?i:\b(?:he|she)(?:'s| is|'s been| has been| was| became) (?:my|our) "
+                              + _ROLE_MODIFIER + ")" + ROLE + r"\b")
+# A colleague said by their team: "Had lunch with Priya from accounting", "Dana from work".
+_FROM_WORK = re.compile(NAME.format("a") + r"(?i: from (?:work|the office|" + WORK_TEAMS + r"))")
 _THEIR_ROLE_IS = re.compile(NAME.format("b") + r"(?:'s|’s) " + ROLE + r" (?:is|was)(?: called| named)? "
                             + NAME.format("a"))
 # The speaker's own family named: "I have a sister named Anna", "I have two daughters, Mia and Zoe", "we have a son
@@ -165,6 +172,13 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
         if (match := pattern.search(sentence)) and is_name(match.group("a")):
             found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
             break
+    if (match := _PRONOUN_MY_ROLE.search(sentence)) and not any(
+            pattern.search(sentence) for pattern in (_IS_MY_ROLE, _MY_ROLE_IS, _MY_ROLE_NAME)):
+        people = [m.text for m in named_mentions(sentence[:match.start()]) if m.kind == "person"]
+        if len(people) == 1:
+            found.append(_role_of_mine(people[0], match.group("role").lower(), message))
+    if (match := _FROM_WORK.search(sentence)) and is_name(match.group("a")):
+        found.append(_role_of_mine(match.group("a"), "colleague", message))
     if (match := _SWITCHED_ROLE.search(sentence)) and is_name(match.group("a")):
         found.append(_role_of_mine(match.group("a"), match.group("role").lower(), message))
     if (match := _REPORTS_TO.search(sentence)) and is_name(match.group("a")):

@@ -331,3 +331,15 @@ def test_where_one_commutes_or_takes_a_train_to_is_a_place(db):
 def test_someone_taken_to_the_vet_is_a_pet(db):
     ingest("Took Biscuit to the vet this morning, he's fine.")
     assert dict(entities())["Biscuit"] == "pet"
+
+
+def test_colleagues_by_their_team_friends_said_as_he_or_she_and_things_lent_or_sold(db):
+    ingest("Had lunch with Priya from accounting, she's super nice",
+           "Can't believe Marcus is moving to Denver, he's been my best friend since high school",
+           "Jen from my book club lent me Circe", "Sold the Civic and bought a Tesla Model 3 last week",
+           "My doctor upped my Lexapro to 30mg",
+           "I'm dating a guy named Jake, he's a firefighter")
+    assert {("Priya", "colleague_of", "me"), ("Marcus", "friend_of", "me"), ("Jake", "partner_of", "me")} <= edges()
+    assert {("Jen", "person"), ("Circe", "thing"), ("Civic", "thing"), ("Lexapro", "thing"),
+            ("Denver", "place")} <= entities()
+    assert not {name for name, _ in entities()} & {"Sold the Civic", "Sold"}

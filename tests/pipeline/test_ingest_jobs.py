@@ -227,9 +227,9 @@ def test_a_job_forgotten_while_it_runs_writes_no_further_message(alice_api, monk
 def test_forgetting_a_memory_scrubs_it_from_the_trace_of_the_job_that_wrote_it(
         alice_api, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        job = enqueue(alice_api, "My door code is 4711 and I work at Volkswagen", "I live in Oslo")
+        job = enqueue(alice_api, "My apartment number is 4711 and I work at Volkswagen", "I live in Oslo")
     job.refresh_from_db()
-    door = Memory.objects.get(content__contains="4711")
+    door = Memory.objects.get(content__contains="4711")  # a memory to forget, with its number
 
     memory_forget(memory=door, actor="alice")
 
