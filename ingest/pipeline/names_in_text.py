@@ -158,7 +158,8 @@ google chatgpt wikipedia github gmail venmo paypal
     "svelte nextjs django flask fastapi rails laravel node nodejs deno firebase supabase postgres postgresql "
     "mysql sqlite mongodb redis elasticsearch kafka rabbitmq docker kubernetes terraform aws gcp azure heroku "
     "vercel netlify graphql nginx linux ubuntu debian pytorch tensorflow pandas numpy jupyter excel tableau "
-    "notion figma jira trello asana confluence gitlab bitbucket flutter xcode vscode".split()) | {
+    "notion figma jira trello asana confluence gitlab bitbucket flutter xcode vscode poetry pipenv conda homebrew "
+    "npm yarn pnpm webpack vite".split()) | {
     "react native", "next.js", "node.js", "vue.js", "ruby on rails", "google sheets", "power bi", "visual studio"}
 _WORD = r"[A-Z][\w'’\-]*"
 # The teams of a workplace someone is "from": "Priya from accounting".

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from ingest.pipeline.base import Candidate, IngestContext, Stage, WorkItem
 from ingest.pipeline.dates import TIME_WORD
 from ingest.pipeline.patterns import is_inferred_pattern, pattern_reconciled
-from ingest.pipeline.value_updates import earlier_values, is_short, measures, restated
+from ingest.pipeline.value_updates import besides_the_value, earlier_values, is_short, measures, restated
 from memories.models import MEMORY_ROW_FIELDS, Memory, Status
 from memories.user_words import holds, user_token
 from recall_site.config import recall_setting
@@ -234,6 +234,8 @@ def _value_updates(candidate: Candidate, context: IngestContext) -> None:
     candidate.supersedes = updated
     if len(updated) == 1 and not any(m.topic for m in measures(candidate.content)) and (
             restatement := restated(candidate.content, updated[0].content)):
+        if besides := besides_the_value(candidate.content):  # "…, my sister is joining" is kept too
+            restatement = f"{restatement.rstrip('.')}; {besides}"
         candidate.details["said"], candidate.content = candidate.content, restatement
         candidate.domain = updated[0].domain  # the same statement, with its new value ("Down to 172 pounds!")
     linked = list(dict.fromkeys([*candidate.details.get("updates", ()), *(memory.pk for memory in updated + maybe)]))

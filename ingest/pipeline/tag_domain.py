@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
+from ingest.pipeline.assistant_turns import ASSISTANT
 from ingest.pipeline.base import Candidate, Stage, WorkItem
 from ingest.pipeline.names_in_text import ROLE_WORDS
 from memories.domain_classifier import example_centroids, keyword_counts
@@ -172,4 +173,23 @@ class TagDomain(Stage):
         tag_candidates(item.candidates)
 
     def run_batch(self, items: list[WorkItem], context) -> None:
-        tag_candidates([c for item in items if item.rejection is None for c in item.candidates])
+        kept = [item for item in items if item.rejection is None]
+        hinted = {id(c) for item in kept for c in item.candidates if c.domain}
+        tag_candidates([c for item in kept for c in item.candidates])
+        _replies_filed_with_their_question(kept, hinted)
+
+
+def _replies_filed_with_their_question(items: list[WorkItem], hinted: set[int]) -> None:
+    """The assistant's reply is filed where the user's message it answers went ("My daughter Zoe turns 7, any party
+    ideas?", personal: "How about a backyard science party? Kids love…" would be relationship by its words), so the
+    question's gate that finds the one finds the other ("what party ideas did you give")."""
+    asked = None  # the domain of the user's last kept message in the batch
+    for item in items:
+        if item.message.role != ASSISTANT:
+            said = [c for c in item.candidates if c.type == "event"] or item.candidates  # the message as said first
+            asked = said[0].domain if said else asked
+            continue
+        for candidate in item.candidates:
+            if asked and id(candidate) not in hinted and candidate.domain != asked:
+                candidate.domain = asked
+                candidate.sensitive = candidate.sensitive or is_sensitive(asked, candidate.content)

@@ -324,3 +324,17 @@ def test_a_diet_a_partner_and_a_dinner_taken_back_leave_the_old_words_behind(say
     assert ask("am I seeing anyone")[:1] == ["Broke up with Jake"]
     assert Memory.objects.get(content="Dinner with Sam on Friday at 7").status == "superseded"
     assert Entity.objects.get(canonical_name="Lexapro").kind == "thing"
+
+
+def test_a_new_amount_keeps_what_else_was_said_and_a_reply_is_filed_with_its_question(say, ask):
+    say("I'm planning a trip to Japan in April, budget is $3000",
+        ("assistant", "Great! April is cherry blossom season, so I'd suggest splitting your time between Kyoto and "
+                      "Tokyo. With $3000 you could comfortably do 10 days."),
+        "Actually let's make it $4000, my sister is joining",
+        "My daughter Zoe turns 7 next Saturday, any party ideas?",
+        ("assistant", "How about a backyard science party? Kids love making slime and baking-soda volcanoes."))
+    budget = "I'm planning a trip to Japan in April, budget is $4000; my sister is joining"
+    assert ask("what's my Japan trip budget")[0] == budget and ask("who is joining my trip")[0] == budget
+    reply = Memory.objects.get(content__contains="backyard science party")
+    assert reply.domain == Memory.objects.get(content__startswith="My daughter Zoe turns 7").domain
+    assert reply.content in ask("what party ideas did you give")
