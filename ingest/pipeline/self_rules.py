@@ -28,8 +28,10 @@ _BROKE_UP = re.compile(
     r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:broke up|split up|separated|divorced|got divorced)"
     r"(?: with)?|\band i (?:just |finally |recently )?(?:broke up|split up|separated|got divorced)|"
     r"\b(?:broke|breaking) up with me)\b")
-# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden".
+# Where the speaker comes from: "I'm from Sweden", "I grew up in Porto", "my home country, Sweden", "Being from
+# Toronto, I'm used to the cold".
 _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\bi was born (?:and raised )?in |"
+                     r"^\W*(?:being|as someone) (?:originally )?from |"
                      r"\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)? "
@@ -51,11 +53,14 @@ _EMPLOYER = re.compile(
     # "I left Stripe, now I'm at Databricks": the new employer, where leaving the old one says it is a job.
     r"\bi (?:left|quit) (?:my (?:job|role|position)(?: at| with)? )?(?-i:[A-Z])[^.!?]*?\b(?:now )?(?:i'?m|i am) "
     r"(?:now )?(?:at|with) |"
-    r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at |\bi (?:now |currently )?work as an? [a-z ]{3,30} "
+    r"\bi'?m an? [a-z ]{3,30} at |\bi am an? [a-z ]{3,30} at |\bi(?:'ve| have) been an? [a-z ]{3,30} at |"
+    r"\bi (?:now |currently )?work as an? [a-z ]{3,30} "
     r"(?:at|for) )" + NAME.format("org"))
 # A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
 _PROMOTED = re.compile(
-    r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?)"
+    r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?|"
+    # "I've been a software engineer at Shopify for 3 years", "As a nurse, 12-hour shifts are normal for me"
+    r"i(?:'ve| have) been|^\W*(?:as|being))"
     r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"
     r"(?= (?:now|at|for|in|on|today|yesterday|recently|again|this|last)\b|[.,;!?]|$)", CI)
 _NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
@@ -68,7 +73,8 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b|"
                    rf"(?:\bi |^\W*)(?:just |recently |finally )?(?:went|have gone|'ve gone|turned|became|switched to "
-                   rf"being)(?: fully| full| completely| totally| 100%)? (?P<became>{_DIETS})\b", CI)
+                   rf"being)(?: fully| full| completely| totally| 100%)? (?P<became>{_DIETS})\b|"
+                   rf"^\W*(?:as|being) an? (?P<as_one>{_DIETS})\b", CI)  # "As a vegetarian, I always struggle…"
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
 _INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? "
                           r"(?P<what>[a-z]+)[- ]intolerant\b|"
@@ -86,6 +92,10 @@ _DIET_DROPPED = re.compile(rf"\bi(?:'m| am) (?:not|no longer) (?:a )?(?P<diet>{_
 # What the speaker does not eat or drink: "I don't eat pork", "I can't eat gluten".
 _DOES_NOT_EAT = re.compile(r"\bi (?:don't|do not|can't|cannot|never) (?P<verb>eat|drink) (?P<what>[a-z][a-z \-]{1,30}?)"
                            r"(?=[.,;!?]|$| any ?more\b| because\b)", CI)
+# Foods one may not have: "I can't have dairy, so no cheese for me".
+_CANNOT_HAVE = re.compile(r"\bi (?:can't|cannot|can not|shouldn't|am not allowed to|'m not allowed to) have (?P<what>"
+                          r"dairy|gluten|sugar|caffeine|alcohol|nuts|peanuts|tree nuts|shellfish|eggs|meat|red meat|"
+                          r"pork|beef|fish|soy|wheat|lactose|spicy food|carbs|salt|sodium|garlic|onions?)\b", CI)
 _NOT_ALLERGIC = re.compile(r"\bi(?:'m| am) (?:not|no longer) (?:actually )?allergic to (?P<what>[\w \-]+?)"
                            r"(?: any ?more)?(?=[,.;!?]|$| but\b| it's\b)", CI)
 _NO_LONGER = re.compile(r"(?i:\bi (?:no longer|don't|do not) (?P<verb>live in|work at|work for) )"
@@ -226,7 +236,7 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         found.append(fact_candidate(about(message, f"Is {what} intolerant"), f"intolerance:{what}"[:64], [me],
                                     domain="health", importance=default_importance("health_fact")))
     if match := _DIET.search(sentence):
-        diet = (match.group("diet") or match.group("became")).lower()  # "I went fully vegan": is vegan now
+        diet = (match.group("diet") or match.group("became") or match.group("as_one")).lower()
         found.append(preference_candidate(about(message, f"Is {diet}"), "diet", message, domain="personal"))
     elif match := _ON_A_DIET.search(sentence):
         found.append(preference_candidate(about(message, f"Is on a {match.group('diet').lower()} diet"), "diet",
@@ -239,6 +249,10 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
         verb = match.group("verb").lower()
         found.append(preference_candidate(about(message, f"Does not {verb} {what}"), f"taste:{what.lower()}"[:64],
                                           message, domain="personal"))
+    elif match := _CANNOT_HAVE.search(sentence):
+        what = match.group("what").lower()
+        found.append(preference_candidate(about(message, f"Can't have {what}"), f"taste:{what}"[:64], message,
+                                          domain="personal"))
     return found
 
 

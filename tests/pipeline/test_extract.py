@@ -258,3 +258,21 @@ def test_allergies_diets_and_foods_said_in_other_forms_are_typed():
                     ("allergy:dogs", "Allergic to dogs"), ("allergy:dust", "Allergic to dust"),
                     ("diet", "Is on a low-carb diet"), ("taste:pork", "Does not eat pork"),
                     ("diet", "No longer vegan")]
+
+
+@pytest.mark.parametrize("said, fact", [
+    ("As a nurse, 12-hour shifts are pretty normal for me", "Works as a nurse"),
+    ("As a vegetarian, I always struggle at BBQs", "Is vegetarian"),
+    ("Being from Toronto, I'm used to the cold", "Is from Toronto"),
+    ("I've been a software engineer at Shopify for 3 years now", "Works at Shopify"),
+    ("I've been a software engineer at Shopify for 3 years now", "Works as a software engineer"),
+    ("I can't have dairy, so no cheese for me", "Can't have dairy"),
+    ("I went fully vegan last month", "Is vegan"),
+])
+def test_facts_said_in_passing_become_facts(said, fact):
+    assert fact in [c.content for c in candidates_for(message(said))]
+
+
+def test_what_only_sounds_like_a_fact_in_passing_makes_none():
+    for said in ("I can't have that happen again", "I've been a bit tired lately", "As a kid I loved Lego"):
+        assert [c.type for c in candidates_for(message(said)) if c.type in ("fact", "preference")] == []
