@@ -120,7 +120,7 @@ def embed_memories(memory_ids: list[int]) -> int:
         logger.exception("embedding failed for %d memories", len(rows))
         Memory.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(embedding_status=EmbeddingStatus.ERROR)
         return 0
-    done, sentence_vectors = 0, iter(vectors[len(rows):])
+    done, sentence_vectors, embedded = 0, iter(vectors[len(rows):]), defaultdict(list)
     for (pk, user_id, content), vector, texts in zip(rows, vectors, sentences):
         own = [next(sentence_vectors) for _ in texts]
         with transaction.atomic():
@@ -131,9 +131,11 @@ def embed_memories(memory_ids: list[int]) -> int:
                 MemorySentence.objects.filter(user_id=user_id, memory_id=pk, inherited_from__isnull=True).delete()
                 MemorySentence.objects.bulk_create(
                     MemorySentence(user_id=user_id, memory_id=pk, embedding=each) for each in own)
-            if stored:
-                vectors_inherited(user_id, [pk])
         done += stored
+        if stored:
+            embedded[user_id].append(pk)
+    for user_id, pks in embedded.items():  # what these memories superseded, or were superseded by, inherits anew
+        vectors_inherited(user_id, pks)
     return done
 
 
