@@ -34,6 +34,7 @@ UPDATE_CUE = re.compile(
     r"pushed|delayed|postponed|bumped) (?:from .{1,40}? )?to|crossed|reached|surpassed|topped|no longer|not anymore|"
     r"instead of|anymore|updated?|revised|actually|"
     r"let(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it)\b", CI)
+_COMMA = re.compile(r",(?!\d)")  # not the thousands of "€2,000"
 _MAKE_IT = re.compile(r"\blet(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it\b", CI)
 # A short statement of one new value ("Dr. Patel raised my lisinopril to 40mg", "I'm down to 78 kg now") says more
 # with fewer words: its object may stand between the verb and "to", its unit may be written onto the number, and
@@ -107,7 +108,7 @@ def measures(text: str) -> list[Measure]:
     found, short = [], is_short(text)
     for clause in _CLAUSE.split(text):
         # "Let's make it $4000, my sister is joining": the value's own part of the clause says what it is of.
-        said = next((part for part in clause.split(",") if _MAKE_IT.search(part)), clause)
+        said = next((part for part in _COMMA.split(clause) if _MAKE_IT.search(part)), clause)
         words = {w for w in _WORD.findall(said.lower())
                  if w not in _NOT_TOPIC and w not in _MONTH_NUMBER and not UPDATE_CUE.fullmatch(w)}
         updated = bool(UPDATE_CUE.search(clause) or (short and _CHANGED_TO.search(clause)))
@@ -327,8 +328,8 @@ def _new_thing_earlier(user_id: str, content: str, said_by: str) -> list[Memory]
 
 def besides_the_value(text: str) -> str:
     """What a short "let's make it …" message says beside its new value ("my sister is joining"), or ""."""
-    parts = [part.strip(" .!") for part in text.split(",")]
-    rest = [part for part in parts if part and not _MAKE_IT.search(part) and not _MONEY.search(part)
+    parts = [part.strip(" .!") for part in _COMMA.split(text)]
+    rest = [part for part in parts if len(part.split()) >= 2 and not _MAKE_IT.search(part) and not _MONEY.search(part)
             and not _NUMBER.search(part)]
     return ", ".join(rest) if len(rest) < len(parts) else ""
 
