@@ -1,9 +1,9 @@
 """The memories app's part of every deletion (recall_site/purging.py): memories, their entity links,
-sentence vectors (theirs, and those later memories inherited from them) and history, the source messages no remaining memory names (and all of a forgotten
-session's), supersession links pointing at them, per-turn injection records, the sessions' dialogue
-state (all of the user's when a person is forgotten: she may have been a speaker), queued embedding
-tasks, the centroids of other entities that averaged their embeddings, and profile entries naming a
-forgotten person; and background ingest jobs (`IngestJobPurger`).
+sentence vectors (theirs, and those later memories inherited from them) and history, the source messages
+no remaining memory names (and all of a forgotten session's), supersession links pointing at them,
+per-turn injection records, the sessions' dialogue state (all of the user's when a person is forgotten:
+she may have been a speaker), queued embedding tasks, the centroids of other entities that averaged their
+embeddings, and profile entries naming a forgotten person; and background ingest jobs (`IngestJobPurger`).
 """
 from django.db import connection
 from django.db.models import BooleanField, Q, TextField

@@ -222,8 +222,8 @@ _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|
 # band is Arctic Monkeys", "my favorite restaurant is Nopa".
 _ORG_NOUN_BEFORE = re.compile(r"\b(?:(?:got|get|gets|getting) (?:accepted )?into|accepted (?:in)?to|admitted to|"
                               r"graduated from|enrolled (?:at|in)|(?:band|team|company|brand|label|university|college|"
-                              r"school|club|charity|startup|nonprofit|restaurant|cafe|café|bar|pub|bakery|bistro|diner|"
-                              r"pizzeria|shop|store|bookstore|gym|hotel|salon)(?: (?:is|was|called|named))?)\s+$",
+                              r"school|club|charity|startup|nonprofit|restaurant|cafe|café|bar|pub|bakery|bistro|"
+                              r"diner|pizzeria|shop|store|bookstore|gym|hotel|salon)(?: (?:is|was|called|named))?)\s+$",
                               re.IGNORECASE)
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").

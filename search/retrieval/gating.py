@@ -60,8 +60,8 @@ FOOD = re.compile(r"\b(?:recipes?|cook\w*|dinner|lunch|breakfast|brunch|meals?|s
                   r"dish(?:es)?|menu|bake|baking|dessert|groceries|grocery|takeout|order in|drinks?|drinking|milk|"
                   r"smoothies?)\b", re.IGNORECASE)
 # Moving the body is a health matter as well: an injury or a condition must reach "any tips for my run?".
-EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|gyms?|exercis\w*|hik(?:e|es|ed|ing)|ski(?:ing)?|"
-                      r"swim\w*|cycling|bike ride|yoga|lifting|weights|marathon|training|stretch\w*|sports?)\b",
+EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|gyms?|exercis\w*|hik(?:e|es|ed|ing)|"
+                      r"ski(?:ing)?|swim\w*|cycling|bike ride|yoga|lifting|weights|marathon|training|stretch\w*|sports?)\b",
                       re.IGNORECASE)
 # What such a question needs to know whatever its own words (english stems, as the full-text index holds them): a
 # diet, an allergy or an intolerance for food; an injury or a condition for exercise.
