@@ -47,7 +47,11 @@ ROLE_WORDS = {
     "aunt": "relative_of", "uncle": "relative_of", "grandmother": "relative_of", "grandfather": "relative_of",
     "grandma": "relative_of", "grandpa": "relative_of", "mentor": "mentor_of", "landlord": "landlord_of",
     "coach": "coach_of", "teacher": "teacher_of", "tutor": "teacher_of", "trainer": "coach_of",
-    "parent": "parent_of", "grandparent": "relative_of",
+    "parent": "parent_of", "grandparent": "relative_of", "niece": "relative_of", "nephew": "relative_of",
+    "grandson": "relative_of", "granddaughter": "relative_of", "godmother": "relative_of", "godfather": "relative_of",
+    "stepmom": "parent_of", "stepdad": "parent_of", "stepson": "child_of", "stepdaughter": "child_of",
+    "stepbrother": "sibling_of", "stepsister": "sibling_of", "half-brother": "sibling_of", "half-sister": "sibling_of",
+    "buddy": "friend_of", "bestie": "friend_of",
     **{f"{kin}-in-law": "relative_of" for kin in ("brother", "sister", "mother", "father", "son", "daughter")},
 }
 # Words for one role of one person: "my husband" in one session and "my partner" in another are one node.

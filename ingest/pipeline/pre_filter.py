@@ -108,6 +108,7 @@ SUBSTANCE = re.compile(
     r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b", CI)
 SUBSTANCE_WEIGHT = 0.3
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
+RESCORED_AFTER_FIRST = {"request_to_assistant", "laughter"}  # junk of the first sentence only
 
 # (pattern, penalty, reason): the strongest matching junk pattern is subtracted.
 JUNK = [
@@ -255,8 +256,9 @@ def relevance_score(text: str, *, answers: bool = False) -> tuple[float, str]:
     if len(text.split()) < 3 and not penalty:
         penalty, reason = 0.15, "too_short"
     scored = round(min(max(score - penalty, 0.0), 1.0), 3), reason
-    if reason == "request_to_assistant" and len(sentences := SENTENCE_END.split(text, maxsplit=1)) == 2:
-        # "Can you help me budget? I make $4,200 a month after tax": what the request goes on to tell counts.
+    if reason in RESCORED_AFTER_FIRST and len(sentences := SENTENCE_END.split(text, maxsplit=1)) == 2:
+        # "Can you help me budget? I make $4,200 a month after tax", "Haha, good girl Pepper! I've been training
+        # for the Chicago marathon": what the message goes on to tell counts.
         return max(scored, relevance_score(sentences[1], answers=answers))
     return scored
 

@@ -343,3 +343,10 @@ def test_colleagues_by_their_team_friends_said_as_he_or_she_and_things_lent_or_s
     assert {("Jen", "person"), ("Circe", "thing"), ("Civic", "thing"), ("Lexapro", "thing"),
             ("Denver", "place")} <= entities()
     assert not {name for name, _ in entities()} & {"Sold the Civic", "Sold"}
+
+
+def test_nephews_buddies_and_step_family_are_relations(db):
+    ingest("Marco: Pretty good! My nephew Theo stayed with us, he's obsessed with trains.",
+           "Dana: I've been training for the Chicago marathon with my running buddy Kai.",
+           "Dana: My stepdad Frank is driving up for the race.")
+    assert {("Theo", "relative_of", "Marco"), ("Kai", "friend_of", "Dana"), ("Frank", "parent_of", "Dana")} <= edges()

@@ -170,6 +170,13 @@ def test_a_request_that_goes_on_to_tell_the_users_own_figures_passes_a_bare_one_
     assert relevance_score("Can you summarize this article for me? It is about climate change.")[0] < THRESHOLD
 
 
+def test_laughter_before_news_does_not_hide_it():
+    news = "Haha, good girl Pepper! I've been training for the Chicago marathon with my running buddy Kai."
+    assert relevance_score(news)[0] >= THRESHOLD
+    for laughter in ("haha that is so funny", "lol. ok", "Hahaha I know right? Anyway gotta go"):
+        assert relevance_score(laughter)[0] < THRESHOLD
+
+
 def test_a_message_that_asks_scores_lower_than_the_same_news_told():
     assert relevance_score("We moved to Leipzig, did you hear?")[0] < relevance_score("We moved to Leipzig.")[0]
 
