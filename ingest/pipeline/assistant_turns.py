@@ -29,7 +29,9 @@ CI = re.IGNORECASE | re.MULTILINE
 SUBSTANCE = [
     re.compile(r"\b(?:i(?:'d| would)? (?:recommend|suggest|propose|advise)|my (?:recommendation|suggestion)|"
                r"you (?:could|should|might|can|may want to) (?:use|try|consider|start|switch|add|set|go|keep|"
-               r"split|move|replace|run|create|build|write|schedule|aim)|consider (?:using|adding|switching)|"
+               r"split|move|replace|run|create|build|write|schedule|aim|store|index|cache|enable|return|call|pass|"
+               r"wrap|put|define|configure|install|deploy|host|fetch|query|send|save|load|limit|handle|check|log|"
+               r"test)|consider (?:using|adding|switching)|"
                r"(?:a|the|your) (?:good|great|better|best|solid|safer|safest|simpler|top) (?:option|choice|approach|"
                r"fit|bet|pick)|i(?:'d| would) (?:go with|pick|choose|opt for)|"
                r"here(?:'s| is) (?:a|an|the|your|my) (?:[\w-]+ ){0,2}(?:plan|schedule|breakdown|outline|draft|"

@@ -273,10 +273,12 @@ def _replaced_earlier(user_id: str, content: str, said_by: str) -> list[Memory]:
 # Thursdays", "Finally upgraded to the iPhone 16", "so now my go-to is Zuni Cafe". The latest memory on the same
 # topic is linked.
 _INSTEAD = re.compile(r"\b(?:instead|these days|nowadays|any more|anymore|no longer)\b", CI)
-_MOVED = re.compile(r"\b(?:moved|changed|switched|pushed|shifted|rescheduled|bumped|upgraded|downgraded)"
+_MOVED = re.compile(r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|migrat(?:e|ed|ing)|pushed|shifted|"
+                    r"rescheduled|bumped|upgraded|downgraded)"
                     r"(?: \w+){0,2}? to\b", CI)
 _NOT_INSTEAD_TOPIC = frozenset("""instead nowadays anymore longer because switched signed started decided moved changed
-pushed shifted rescheduled bumped upgraded downgraded back weekend finally""".split())
+pushed shifted rescheduled bumped upgraded downgraded back weekend finally move moving change changing switch
+switching migrate migrated migrating""".split())
 
 
 def _topic_words(text: str) -> set[str]:

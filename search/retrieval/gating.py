@@ -49,7 +49,8 @@ KEYWORDS = {
     # finished my thesis" as personal). Last, so a work word settles a tie.
     "personal": r"python|javascript|typescript|java\b|rust\b|golang|sql|django|flask|fastapi|react|node\b|"
                 r"docker|kubernetes|api\b|apis\b|endpoint|database|framework|library|version|codebase|code\b|"
-                r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency|"
+                r"coding|bug|debug|deploy|server|script|function|query|queries|schema|cache|latency|crash\w*|"
+                r"errors?\b|exceptions?\b|stack ?traces?|"
                 r"thesis|dissertation|homework|coursework|semester|syllabus|essay|midterms?|lectures?|professor|"
                 r"major\b|degree\b|studying|courses?\b",
 }

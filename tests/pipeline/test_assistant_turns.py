@@ -77,6 +77,7 @@ def test_a_plan_said_in_words_is_kept():
     "For online orders with concurrent writes, go with PostgreSQL. SQLite locks the whole database on writes.",
     "Add CORSMiddleware in FastAPI with allow_origins=['http://localhost:3000']. That tells the browser your API"
     " accepts requests from the frontend's origin.",
+    "Good call. With PostgreSQL you can store items as JSONB and add a GIN index on it for fast lookups.",
 ])
 def test_advice_a_choice_and_something_done_for_the_user_are_kept(text):
     score, reason = assistant_relevance(text)

@@ -338,3 +338,13 @@ def test_a_new_amount_keeps_what_else_was_said_and_a_reply_is_filed_with_its_que
     reply = Memory.objects.get(content__contains="backyard science party")
     assert reply.domain == Memory.objects.get(content__startswith="My daughter Zoe turns 7").domain
     assert reply.content in ask("what party ideas did you give")
+
+
+def test_how_a_crash_was_fixed_is_a_question_about_code(say, ask):
+    """"crash", "error", "exception" are the words of code, which the personal gate reads with work: the
+    centroids had sent "how did we fix the camera crash" to relationship, where nothing of it is filed."""
+    say("My React Native app crashes on Android when opening the camera.",
+        ("assistant", "That's usually a missing CAMERA permission: add <uses-permission "
+                      "android:name=\"android.permission.CAMERA\"/> to AndroidManifest.xml and request it at "
+                      "runtime with PermissionsAndroid."))
+    assert any("missing CAMERA permission" in hit for hit in ask("how did we fix the camera crash"))
