@@ -35,7 +35,7 @@ DEMO_LOGINS = ("demo", "admin")  # made by console/demo.py, with the demo data
 MAX_RESTARTS, RESTART_WINDOW = 5, 60.0
 # Stopping: SIGINT, then SIGTERM after STOP_GRACE_SECONDS, then SIGKILL after STOP_TERM_SECONDS more. A django-q
 # cluster told to stop while still starting can miss SIGINT and wait for ever.
-STOP_GRACE_SECONDS, STOP_TERM_SECONDS = 2.5, 1.0
+STOP_GRACE_SECONDS, STOP_TERM_SECONDS = 1.5, 0.5
 ASKED_TO_STOP = {0, -signal.SIGINT, -signal.SIGTERM}  # a cluster ending so was told to (Ctrl-C reaches it too)
 
 
