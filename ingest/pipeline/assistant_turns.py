@@ -41,7 +41,10 @@ SUBSTANCE = [
                r"(?:how|what) about (?:a|an|the|some|trying|getting|going|booking|making)|"
                r"(?:she|he|they|you)(?:'d| would) (?:probably |likely |really )?(?:love|like|enjoy|appreciate)|"
                r"would make (?:a|an) (?:great|good|nice|perfect|lovely|thoughtful) (?:gift|present|choice|option)|"
-               r"(?:some|a few|a couple of) (?:ideas|options|suggestions))\b", CI),
+               r"(?:some|a few|a couple of) (?:ideas|options|suggestions)|"
+               # "Square Online is the easiest", "Toast is another option".
+               r"(?:is|are) (?:probably |usually )?(?:the )?(?:easiest|simplest|cheapest|best|fastest|safest|most "
+               r"popular)|(?:is|are) (?:another|a good|a great|a solid|an?) (?:option|alternative|choice|pick))\b", CI),
     re.compile(r"\b(?:let's (?:go with|use|settle on|stick with|do|plan|start|schedule|aim for)|we(?:'ll| will) "
                r"(?:use|go with|start|do|plan)|(?:we|you) (?:decided|agreed|settled) (?:on|to)|"
                r"(?:the|your) (?:plan|decision|goal|deadline|budget|target) (?:is|will be))\b", CI),
@@ -56,7 +59,8 @@ SUBSTANCE = [
     # Advice given as an instruction: "For your knee, try low-impact cardio", "Remember to bring your passport".
     re.compile(r"(?:^|[.!?:]\s+|,\s+)(?:try|use|avoid|book|bring|pack|skip|consider|remember to|make sure|add|set|"
                r"install|enable|disable|configure|increase|decrease|wrap|replace|upgrade|pin|"
-               r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|go with|opt for)\b",
+               r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|go with|opt for|"
+               r"open|get|download|sign up|buy|order|apply|look into|check out|keep)\b",
                CI),
     # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on
     # Thursday at 2pm", "your table is booked for 7".

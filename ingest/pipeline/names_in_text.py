@@ -127,6 +127,7 @@ PLACE_WORDS = {
     "northwest", "northeast", "southwest", "southeast", "midwest", "midwestern", "tower", "bridge", "peninsula",
     "desert", "hills", "region", "village", "town", "district",
 }
+REGION_WORDS = {"northwest", "northeast", "southwest", "southeast", "midwest", "midwestern"}  # places on their own
 PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port", "cliffs", "gulf", "sea", "bay"}
 # First words that make a name an organisation: "Hotel Gracery", "Cafe Luna".
 ORG_FIRST_WORDS = {"hotel", "hospital", "bank", "cafe", "café", "restaurant", "museum", "club", "gym"}
@@ -145,8 +146,18 @@ _PET_WORD = re.compile(r"\b" + _PET + r"\b", re.IGNORECASE)
 _CHILD_WORD = re.compile(r"\b(?:baby|babies|born|newborn|son|daughter|child|kid)\b", re.IGNORECASE)
 _NAMED_IT = re.compile(r"\b(?:(?:i|we) (?:named|called|call)|and named) (?:her|him|it) $", re.IGNORECASE)
 # What only an animal does: with one person named and no animal word, that someone is a pet.
-_ANIMAL_DOING = re.compile(r"\b(?:wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)|"
-                           r"meow(?:s|ed|ing)|(?:his|her) (?:paws|fur|leash|kibble))\b", re.IGNORECASE)
+ANIMAL_DOINGS = (r"wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)?|"
+                 r"meow(?:s|ed|ing)?|bark(?:s|ed|ing)?(?! up)|growl(?:s|ed|ing)?|(?:his|her) (?:paws|fur|kibble|"
+                 r"litter box|crate|collar)|(?:his|her|the) leash|molt(?:s|ed|ing)|shedding|scratching (?:the|my|our) (?:couch|sofa|furniture|"
+                 r"door|carpet)|chased (?:a|the|another) (?:squirrel|cat|rabbit|bird|ball|mailman)|playing fetch|"
+                 r"(?:he|she)(?:'s| is) such a (?:cat|dog|puppy|kitten)")
+_ANIMAL_DOING = re.compile(rf"\b(?:{ANIMAL_DOINGS})\b", re.IGNORECASE)
+# A sentence's first word followed by what only an animal does: "Mochi keeps scratching the couch", "Biscuit barked
+# at the mailman", "Sunny's been molting all week".
+_ANIMAL_AFTER = re.compile(rf"^(?:'s| has| is| was| been| keeps| kept| just| always| won't stop)* "
+                           rf"(?:{ANIMAL_DOINGS})\b", re.IGNORECASE)
+# "such a cat" says what someone named is, not which pet is meant.
+_SUCH_A_PET = re.compile(r"\b(?:he|she)(?:'s| is) such a (?:cat|dog|puppy|kitten)\b", re.IGNORECASE)
 _GREETED = re.compile(r"^\W*(?:hey|hi|hello|thanks|thank you|wow|oh|aw+)\W+(?P<name>[A-Z][\w'’\-]*)\b", re.IGNORECASE)
 # Towns smaller than this are more often someone's name ("Tyler", "Marion") than the place meant.
 GAZETTEER_MIN_POPULATION = 200_000
@@ -156,9 +167,9 @@ THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album"
 PLATFORM_NAMES = frozenset("""
 youtube instagram tiktok facebook twitter reddit pinterest snapchat whatsapp telegram discord slack zoom
 linkedin netflix spotify hulu twitch tumblr etsy ebay amazon uber lyft airbnb duolingo strava tinder bumble
-google chatgpt wikipedia github gmail venmo paypal
+google chatgpt wikipedia github gmail venmo paypal minecraft fortnite roblox wordle pokemon
 """.split()) | frozenset(  # the tools a user builds with: "a Firebase backend", "moving to Supabase", "in React Native"
-    "python javascript typescript java kotlin golang php scala haskell elixir react vue angular "
+    "python javascript typescript java kotlin golang rust php scala haskell elixir react vue angular "
     "svelte nextjs django flask fastapi rails laravel node nodejs deno firebase supabase postgres postgresql "
     "mysql sqlite mongodb redis elasticsearch kafka rabbitmq docker kubernetes terraform aws gcp azure heroku "
     "vercel netlify graphql nginx linux ubuntu debian pytorch tensorflow pandas numpy jupyter excel tableau "
@@ -203,6 +214,7 @@ _QUOTED = re.compile(r"[\"“](?P<title>[A-Z][^\"“”.!?]{0,60}?)[.!?,]?[\"”
                      r"(?<![\w'’])['‘](?P<single>[A-Z][^'‘’.!?]{0,60}?)[.!?,]?['’](?![\w'’])")
 # wordfreq's Zipf scale: a word used more than ten times in a million ("so", "intense", "tv") is a word.
 SHOUTED_ZIPF = 4.0
+PAST_STEM_ZIPF = 4.0  # "walk" of "walked" (5.1); "jar" of "Jared" (3.6) is no verb's stem
 _KNOWN_NAMES: ContextVar[frozenset] = ContextVar("known_names", default=frozenset())
 _WITH_BEFORE = re.compile(r"\b(?:with|named|called)\s+$", re.IGNORECASE)  # "dinner with Charlotte"
 # Someone's role or name said just before: "my girlfriend Sofia", "their contact is Linda Park", "her name is
@@ -233,6 +245,7 @@ _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
 _THING_BEFORE = re.compile(
     r"\b(on|via|use[sd]?|using|try|trying|tried|switch(?:ed|ing)? (?:to|from)|(?:migrat|upgrad|convert)\w* from|"
+    r"learn(?:s|ed|ing|t)?|stud(?:y|ies|ied|ying)|(?:coding|written|programming) in|"
     r"play(?:s|ed|ing)?|download(?:s|ed|ing)?|"
     r"install(?:s|ed|ing)?|"
     r"watch(?:es|ed|ing)?|(?:re)?read(?:s|ing)?|listen(?:s|ed|ing)? to|subscribed to|(?:lent|loaned) (?:me|us))"
@@ -326,7 +339,7 @@ def has_evidence(word: str, after: str) -> bool:
         return True
     if bare.lower().endswith(("ing", "ly")):  # "Thankfully, my son…", "Marrying my partner…"
         return False
-    return bool(_PERSON_AFTER.match(after) or (bare != word and _POSSESSED.match(after)))
+    return bool(_PERSON_AFTER.match(after) or _ANIMAL_AFTER.match(after) or (bare != word and _POSSESSED.match(after)))
 
 
 def _is_word_of_a_name(word: str) -> bool:
@@ -350,7 +363,15 @@ def _first_word_kept(words: list[str], after: str) -> bool:
         return True
     first = words[0].lower()
     return bool(rest) and _is_word_of_a_name(words[0]) and not first.endswith(("ing", "ly")) and words[1] != "the" and (
+        not _past_tense(first)) and (
         normalize_name(" ".join(rest)) not in _KNOWN_NAMES.get())
+
+
+def _past_tense(word: str) -> bool:
+    """A common verb in the past tense ("walked", "texted", "picked"), not a name that ends as one does ("Fred",
+    "Mildred", "Jared"): what is left without its ending is a common word."""
+    return word.endswith("ed") and any(zipf_frequency(stem, "en") >= PAST_STEM_ZIPF
+                                       for stem in (word[:-2], word[:-1]) if len(stem) >= 3)
 
 
 def name_spans(text: str):
@@ -427,7 +448,7 @@ def named_mentions(text: str) -> list[Mention]:
     greeted = _GREETED.match(text)  # "Hey Maria, … we had to say goodbye to Max": Maria is spoken to
     people = [mention for mention in found if mention.kind == "person"
               and not (greeted and mention.text == greeted.group("name"))]
-    if len(people) == 1 and _ANIMAL_DOING.search(text) and not _PET_WORD.search(text):
+    if len(people) == 1 and _ANIMAL_DOING.search(text) and not _PET_WORD.search(_SUCH_A_PET.sub("", text)):
         people[0].kind = "pet"  # "say goodbye to Max … not here wagging that tail anymore"
     return found
 
@@ -453,7 +474,8 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "thing"  # "content for YouTube"; "works at Google" is the company
     person_before = bool(_PERSON_BEFORE.search(before))
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
-        if last in words and not (person_before and kind == "place"):
+        # The last word of several: "Times Square", "Acme Inc"; "Square" alone is a brand's name, "Midwest" a place.
+        if last in words and (" " in name or last in REGION_WORDS) and not (person_before and kind == "place"):
             return kind
     if first.rstrip(".") in PLACE_FIRST_WORDS and " " in name:
         return "place"
@@ -609,9 +631,14 @@ def pet_role_mentions(text: str) -> list[str]:
                                        and is_name(before.group(0).split(",")[0].split(" ")[0]))))
 
 
+_OBJECT_BEFORE = re.compile(r"\b(?:for|to|in|at|from|of|about|on|into|near)\s+$", re.IGNORECASE)
+
+
 def person_statement(text: str) -> str:
     """The name of the first person the text says something about ("Yesterday Alex told me…" → "Alex"), or ""."""
     for match in _PERSON_STATEMENT.finditer(text):
+        if _OBJECT_BEFORE.search(text[:match.start()]):
+            continue  # "tickets for Chicago went on sale": the name is not who went
         if name := " ".join(word for word in match.group("name").split(" ") if is_name(word) and not (
                 word.isupper() and len(word) > 1)):  # "a fantasy RPG called …" is no one
             return name

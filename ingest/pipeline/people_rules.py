@@ -84,13 +84,21 @@ PET = "(?P<pet>" + "|".join(sorted(map(re.escape, PET_WORDS), key=len, reverse=T
 # "I report to Karen": Karen manages the speaker.
 _REPORTS_TO = re.compile(r"(?i:\bi (?:now |still |directly )?(?:report|am reporting|'m reporting) (?:directly )?to )"
                          + NAME.format("a"))
-# A new partner, named: "I'm seeing someone new, her name is Sofia", "I'm dating a guy named Jake", "I started
-# dating Sofia", "Sofia and I are dating". "I'm seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
+# A partner, named: "I'm seeing someone new, her name is Sofia", "Been seeing someone, her name is Dana", "I'm dating a
+# guy named Jake", "I started dating Sofia", "Sofia and I are dating", "Jess and I have been together 3 years". "I'm
+# seeing Dana on Tuesday" is a meeting, so "seeing" needs "someone".
 _DATING = re.compile(
-    r"(?i:\b(?:i'm|i am) (?:now )?(?:seeing|dating) (?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?"
+    r"(?i:\b(?:(?:i'm|i am|i've been|i have been) |(?<![\w'’])(?=been ))(?:now |been )?(?:seeing|dating) "
+    r"(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?"
     r"(?: now)?(?:,? (?P<pronoun>her|his|their) name(?:'s| is) | (?:named|called) )|"
     r"\b(?:i'm|i am|i've been|i have been|i (?:just )?started|we (?:just )?started) dating )" + NAME.format("a")
-    + r"|" + NAME.format("b") + r"(?i: and i (?:are|have been|started|just started) dating| and i got together)\b")
+    + r"|" + NAME.format("b") + r"(?i: and i (?:are|have been|'ve been|started|just started) (?:dating|together)|"
+    r" and i got together)\b")
+# The speaker's children by their ages: "My kids are driving me nuts, Ethan is 7 and Lily is 4".
+_MY_KIDS = re.compile(r"\b(?:my|our) (?:two |three |\d )?(?P<family>kids|children|boys|girls|sons|daughters)\b", CI)
+_AGED = re.compile(NAME.format("a") + r"(?: is|'s|’s| just turned| turns| turned)? (?:\d{1,2}|(?i:one|two|three|four|"
+                   r"five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen))\b"
+                   r"(?! ?(?:am|pm|%|percent|dollars|bucks|minutes|hours|days|weeks|times|pages))")
 _PET_NAMES = re.compile(
     r"(?i:\b(?P<whose>my|our|his|her|their|a|an|the|another|one|two|three|four|\d) (?:(?:new|little|old|sweet|"
     r"adopted|rescued?|baby|two|three|other|furry|fur|first|second) )*)(?i:" + PET + r"),? "
@@ -153,6 +161,11 @@ def relation_candidates(sentence: str, message: Message) -> list[Candidate]:
         for name in [match.group("a")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more")):
             if is_name(name):
                 found.append(_role_of_mine(name, role, message))
+    elif kids := _MY_KIDS.search(sentence):
+        role = {"boys": "son", "girls": "daughter"}.get(kids.group("family").lower(), "child")
+        for aged in _AGED.finditer(sentence, kids.end()):
+            if is_name(aged.group("a")):
+                found.append(_role_of_mine(aged.group("a"), role, message))
     if (match := _MARRIED.search(sentence)) and is_name(name := match.group("a") or match.group("b")):
         found.append(_role_of_mine(name, "spouse" if (match.group("state") or match.group("state_b")).lower()
                                    == "married" else "fiancé", message))

@@ -21,16 +21,16 @@ from entities.vocabulary import AT_WORK, CARERS, CLOSE_FAMILY, PARTNERS, alterna
 from ingest.pipeline.assistant_turns import ASSISTANT, assistant_relevance
 from ingest.pipeline.base import Rejected, Stage, WorkItem
 from ingest.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
-from ingest.pipeline.names_in_text import person_statement
+from ingest.pipeline.names_in_text import ANIMAL_DOINGS, person_statement
 from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35
 CI = re.IGNORECASE
 # "I" left unsaid at a sentence's start, as chat does ("Been busy volunteering.", "Just got a puppy!", "Gave up on
 # Spanish, switched to Italian").
-UNSAID_I = (r"(^|[.!?]\s+)(just |still |finally |recently )?(been|got|started|finished|went|made|bought|tried|"
-            r"working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took up|picked up|decided|"
-            r"moved|stopped|upgraded|replaced|changed|lost)\b")
+UNSAID_I = (r"(^|[.!?]\s+)((also|just|still|finally|recently|then|anyway|so|and),? )*(been|got|started|finished|went|"
+            r"made|bought|tried|working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took|picked up|"
+            r"decided|moved|stopped|upgraded|replaced|changed|lost|ordered|deleted|cancell?ed|walked|fed|visited|texted|called|met)\b")
 
 NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.
@@ -57,6 +57,8 @@ CUES = [
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                 r"\d{1,2}(:\d{2})?\s*(am|pm)|january|february|march|april|june|july|august|september|"
                 r"october|november|december|may \d{1,2}(st|nd|rd|th)?)\b", CI), 0.2),  # not "may" alone
+    # A pet's doings and care: "Biscuit barked at the mailman all morning", "took Luna to the vet".
+    (re.compile(rf"\b({ANIMAL_DOINGS}|vet|groomer|dog park|leash|litter box|kibble|scratching post)\b", CI), 0.25),
     (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
     # A request that tells the user's own plans: "can you help me plan a trip to Lisbon in May?"

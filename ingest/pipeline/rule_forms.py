@@ -21,7 +21,7 @@ BIOGRAPHICAL = {"residence", "employer", "name", "called", "birthday", "occupati
 # Roles one person holds at a time: a new holder supersedes the old relation memory.
 EXCLUSIVE_ROLES = {"manager_of", "partner_of", "spouse_of"}
 # The last word of a job title ("senior engineer", "firefighter").
-JOB_HEADS = (r"engineer|developer|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
+JOB_HEADS = (r"engineer|developer|dev|manager|director|designer|analyst|scientist|architect|lead|consultant|officer|"
              r"president|vp|head of [a-z]+|associate|accountant|lawyer|attorney|nurse|teacher|professor|"
              r"editor|writer|producer|specialist|coordinator|administrator|supervisor|technician|researcher|"
              r"principal|intern|chef|founder|ceo|cto|cfo|coo|doctor|surgeon|physician|pharmacist|paramedic|"

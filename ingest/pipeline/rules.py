@@ -72,6 +72,9 @@ _FUNCTION_WORDS = frozenset(
     "lot much many some any all more most get got gotta think know guess mean way thing things stuff might may "
     "maybe perhaps probably sure yet named called don't doesn't didn't can't cannot won't isn't aren't wasn't never "
     "like likes love loves enjoy enjoys prefer prefers hate hates dislike dislikes name".split())
+# Going somewhere or doing something with someone: one word of news beside who they are.
+_OUTING_VERBS = frozenset("went go going met visited visiting saw watched brought bringing took hosted hosting "
+                          "celebrated celebrating joined joining came coming".split())
 # What someone has: one word of news, which a relation about its owner does not say.
 _OWNED = re.compile(r"\b(?:has|have|owns|own|bought|drives|drive)\s+"
                     r"(?:a|an|two|three|some|his|her|their|a new|an old)\s+"
@@ -192,7 +195,8 @@ def _needs_episodic(text: str, candidates: list[Candidate]) -> bool:
     return (not candidates or len(unsaid) >= EPISODIC_COPY_MIN_WORDS
             or sum(word not in _FUNCTION_WORDS for word in unsaid) >= EPISODIC_COPY_MIN_CONTENT_WORDS
             or any(char.isdigit() for word in unsaid for char in word)  # "… and he's 4": a number is news
-            or any(owned.lower() in unsaid for owned in _OWNED.findall(text)))  # "my neighbour Bob has a boat"
+            or any(owned.lower() in unsaid for owned in _OWNED.findall(text))  # "my neighbour Bob has a boat"
+            or any(word in _OUTING_VERBS for word in unsaid))  # "Went with my brother Sam and his girlfriend Nina"
 
 
 def _words(text: str) -> list[str]:

@@ -6,7 +6,7 @@ import re
 
 from ingest.pipeline.base import Candidate, Mention, Message, RelationSpec, default_importance, first_person
 from ingest.pipeline.dates import TIME_WORD
-from ingest.pipeline.names_in_text import is_name, named_mentions
+from ingest.pipeline.names_in_text import CAR_MAKES, is_name, named_mentions
 from ingest.pipeline.rule_forms import (
     CI,
     JOB_HEADS,
@@ -34,9 +34,19 @@ _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\
                      r"^\W*(?:being|as someone) (?:originally )?from |"
                      r"\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
-_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)? "
+_OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)?"
+                         r"(?: (?:(?:night|day|early|late|weekend|long|\d+-hour) )?shifts)? "  # "I work night shifts as"
                          r"as (?P<job>an? [a-z][a-z \-]{2,40}?)"
-                         r"(?= at\b| for\b| in\b|[.,;!?]|$)", CI)
+                         r"(?= at\b| for\b| in\b| and\b|[.,;!?]|$)", CI)
+# What the speaker teaches or runs for a living: "I teach 8th grade science at Lincoln Middle", "I manage a small
+# bakery in Austin", "I run my own design studio".
+_TEACHES_OR_RUNS = re.compile(
+    r"\bi (?:now |currently |still )?(?P<verb>teach|manage|run|own) (?P<what>(?:(?:an?|the|my own|my|our) )?"
+    r"(?:[\w\-]+ ){0,3}?(?:grade|class(?:es)?|school|science|math|english|history|music|art|yoga|"
+    r"bakery|cafe|café|restaurant|shop|store|business|company|startup|agency|studio|salon|clinic|practice|team|"
+    r"department|gym|bar|firm|farm|nonprofit|charity|franchise|warehouse|hotel|kitchen|lab)(?: [a-z]+){0,2}?)"
+    r"(?P<where>(?: (?:at|in) (?-i:[A-Z])[\w'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,3}))?"
+    r"(?= (?:and|for|with|since|because|but|so)\b|[.,;!?]|$)", CI)
 _RESIDENCE = re.compile(
     # "Just moved to Berlin" at a sentence's start is the speaker; "My sister Ana just moved to Porto" is not.
     r"(?i:(?:^|\b(?:i|we)(?:'ve| have)? )(?:just |recently |finally |now )?(?:moved|relocated)(?: back)?"
@@ -58,9 +68,10 @@ _EMPLOYER = re.compile(
     r"(?:at|for) )" + NAME.format("org"))
 # A job title said as news: "I got promoted to senior engineer", "I'm a staff engineer now".
 _PROMOTED = re.compile(
-    r"\b(?:i (?:just )?(?:got|was|have been|'ve been|am being|'m being) promoted to|i(?:'m| am)(?: now)?|"
+    r"(?:(?:\bi (?:just )?|^\W*(?:just |finally )?)(?:got|was|have been|'ve been|am being|'m being) promoted to|"
+    r"\bi(?:'m| am)(?: now)?|"
     # "I've been a software engineer at Shopify for 3 years", "As a nurse, 12-hour shifts are normal for me"
-    r"i(?:'ve| have) been|^\W*(?:as|being))"
+    r"\bi(?:'ve| have) been|^\W*(?:as|being))"
     r" (?:an? )?(?P<job>(?:[a-z\-]+ ){0,3}?(?:" + JOB_HEADS + r"))"
     r"(?= (?:now|at|for|in|on|today|yesterday|recently|again|this|last)\b|[.,;!?]|$)", CI)
 _NAME = re.compile(r"(?i:\bmy name is )" + NAME.format("a"))
@@ -68,7 +79,8 @@ _CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call m
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
 # The speaker's age: "I'm 34 years old", "I just turned 35".
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|"
-                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})\W*$|(?:\bi |^\W*)(?:just |recently )?turned "
+                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})(?:\W*$|,(?= i\b| and\b| so\b| but\b))|"  # "I'm 42, I have a bad knee"
+                  r"(?:\bi |^\W*)(?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)  # "I just turned 35", "Just turned 35 today!"
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b|"
@@ -82,6 +94,16 @@ _INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mi
 _ALLERGY = re.compile(r"\bi(?:'m| am|(?P<hedge> might be| may be| could be))(?: severely| very)? allergic to "
                       r"(?P<what>[\w \-]+(?:, (?!(?:it|it's|that|which|so|but|i|i'm|not|no|maybe|probably|though|just|"
                       r"really|because|since|sadly|unfortunately|apparently)\b)[\w \-]+)*)", CI)
+# The allergen said before it: "turns out it's actually tree nuts I'm allergic to, not peanuts".
+_ALLERGEN_FIRST = re.compile(r"\bit(?:'s| is| was) (?:actually |really |just |only )?(?P<what>[a-z][\w\- ]{1,30}?) "
+                             r"(?:that )?i(?:'m| am) allergic to\b", CI)
+# What a corrected allergy is not: "…allergic to, not peanuts", "I'm allergic to cashews, not peanuts".
+_NOT_THAT_ONE = re.compile(r"\ballergic to(?: [\w\- ]{1,30}?)?,? not (?:to )?(?!(?:sure|certain|really|much|that|so|too|"
+                           r"yet|entirely|exactly|confirmed|a|an|the|as|very|serious|severe|bad)\b)"
+                           r"(?P<what>[a-z][\w\- ]{1,30}?)(?=[,.;!?]|$)", CI)
+# Where what one is allergic to ends: "peanuts so I always have to ask…".
+_ALLERGEN_END = re.compile(r"\s+(?:so|but|because|since|which|that|when|if|though|as|and i|i|too|as well|not)\b.*$",
+                           CI)
 # "I have a peanut allergy", "a severe shellfish allergy".
 _HAS_ALLERGY = re.compile(r"\bi have (?:a |an )?(?:severe |mild |bad |serious )?"
                           r"(?P<what>[a-z][\w\-]*(?: [a-z][\w\-]*)?)"
@@ -126,7 +148,13 @@ _DEGREE = re.compile(r"\bi (?:have|hold|got|earned|finished|completed) (?:a|an|m
                      r"master'?s|bachelor'?s|mba|md|law degree|degree)(?: degree)? in (?P<field>[a-z][a-z \-]{2,40}?)"
                      r"(?= from\b| at\b|[.,;!?]|$)", CI)
 _STATUS = re.compile(r"\bi(?:'m| am) (?:now |currently |recently )?(?P<status>single|divorced|widowed|separated)\b", CI)
-_DRIVES = re.compile(r"\bi (?:drive|own) an? (?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
+_DRIVES = re.compile(r"\b(?:i (?:drive|own)|my (?:new |current )?car is) an? (?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
+# A car bought, by its make or by what it is: "Bought a used RAV4 hybrid", "we just got a 2021 Honda Civic".
+_BOUGHT_CAR = re.compile(
+    r"(?:\b(?:i|we) |^\W*)(?:just |finally )?(?:bought|got|leased|picked up) (?:a|an|my|our) (?:new |used )?"
+    r"(?P<car>(?:\d{4} )?(?:(?i:" + "|".join(sorted(CAR_MAKES)) + r")\b(?: (?-i:[A-Z0-9])[\w\-]*){0,2}|"
+    r"(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*)? (?:hybrid|sedan|suv|truck|pickup|minivan|van|wagon|coupe|"
+    r"convertible|ev)\b))", CI)
 _PLAYS = re.compile(r"\bi (?:play|have played|'ve played) the (?P<instrument>guitar|piano|violin|cello|drums|bass|"
                     r"ukulele|"
                     r"saxophone|sax|flute|trumpet|clarinet|harp|banjo|keyboard|viola|trombone|harmonica)\b", CI)
@@ -154,7 +182,7 @@ def _traits(sentence: str, message: Message) -> list[Candidate]:
     if match := _STATUS.search(sentence):
         found.append(fact_candidate(about(message, f"Is {match.group('status').lower()}"), "relationship_status", [me],
                                     domain="relationship"))
-    if match := _DRIVES.search(sentence):
+    if match := _DRIVES.search(sentence) or _BOUGHT_CAR.search(sentence):
         car = Mention(re.sub(r"^\d{4} ", "", match.group("car")), "thing", "object")  # the model, not its year
         found.append(fact_candidate(about(message, f"Drives a {match.group('car')}"), "car", [me, car],
                                     domain="personal"))
@@ -195,6 +223,11 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
     if match := _OCCUPATION.search(sentence):
         found.append(fact_candidate(about(message, f"Works as {match.group('job').strip()}"), "occupation", [me],
                                     domain="professional"))
+    elif match := _TEACHES_OR_RUNS.search(sentence):
+        verb = {"teach": "Teaches", "manage": "Manages", "run": "Runs", "own": "Owns"}[match.group("verb").lower()]
+        what = re.sub(r"^(?:my|our) ", "their ", match.group("what"), flags=CI)  # "Runs their own design studio"
+        found.append(fact_candidate(about(message, f"{verb} {what}{match.group('where') or ''}"),
+                                    "occupation", [me], domain="professional"))
     elif match := _PROMOTED.search(sentence):
         job = match.group("job").strip()
         found.append(fact_candidate(about(message, f"Works as {article(job)} {job}"), "occupation", [me],
@@ -211,8 +244,9 @@ def self_fact_candidates(sentence: str, message: Message) -> list[Candidate]:
     if match := _BIRTHDAY.search(sentence):
         found.append(fact_candidate(about(message, f"Birthday is {match.group('date').strip()}", "'s "), "birthday",
                                     [me], domain="personal"))
-    allergy = _ALLERGY.search(sentence) or _HAS_ALLERGY.search(sentence)
-    for what in re.split(r",? and |, ", allergy.group("what").strip()) if allergy else ():  # one fact per thing
+    allergy = _ALLERGY.search(sentence) or _HAS_ALLERGY.search(sentence) or _ALLERGEN_FIRST.search(sentence)
+    allergens = _ALLERGEN_END.sub("", allergy.group("what").strip()) if allergy else ""
+    for what in re.split(r",? and |, ", allergens) if allergens else ():  # one fact per thing
         hedged = allergy.groupdict().get("hedge")
         said = f"Might be allergic to {what} (unsure)" if hedged else f"Allergic to {what}"
         found.append(fact_candidate(about(message, said, " " if hedged else " is "), _allergy(what), [me],
@@ -266,7 +300,7 @@ def _taken_back(sentence: str, message: Message) -> list[Candidate]:
     the one it takes back, so reconcile supersedes that one (extract_candidates drops it when the message
     gives the new value itself: "I no longer live in Boston; I moved to Denver")."""
     me, taken_back = first_person(message), []
-    if match := _NOT_ALLERGIC.search(sentence):
+    if match := _NOT_ALLERGIC.search(sentence) or _NOT_THAT_ONE.search(sentence):
         what = match.group("what").strip()
         taken_back.append(fact_candidate(about(message, f"Not allergic to {what}", " is "), _allergy(what), [me],
                                          domain="health", importance=default_importance("health_fact")))

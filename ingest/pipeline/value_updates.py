@@ -32,7 +32,7 @@ UPDATE_CUE = re.compile(
     r"\b(?:now|currently|these days|up to|down to|(?:has |have )?(?:grown|grew|increased|decreased|dropped|fell|"
     r"rose|risen|climbed|improved|changed|switched|moved|gone|went|shrunk|jumped|doubled|halved|slipped|slid|"
     r"pushed|delayed|postponed|bumped) (?:from .{1,40}? )?to|crossed|reached|surpassed|topped|no longer|not anymore|"
-    r"instead of|anymore|updated?|revised|actually|"
+    r"instead of|anymore|updated?|revised|actually|new (?:routine|schedule|plan|rule|habit|bedtime|time)|"
     r"let(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it)\b", CI)
 _COMMA = re.compile(r",(?!\d)")  # not the thousands of "€2,000"
 _MAKE_IT = re.compile(r"\blet(?:'s|’s| us) (?:make|change|bump|raise|lower|up) it\b", CI)

@@ -24,9 +24,9 @@ from memories.readiness import semantic_state_now
 from recall_site.config import recall_setting
 from search.retrieval.candidates import find_candidates
 from search.retrieval.eligible import eligible_clause
-from search.retrieval.gating import implied_needs, query_gate
+from search.retrieval.gating import implied_attributes, implied_needs, query_gate
 from search.retrieval.graph import ResolvedEntity, graph_reach, mentions_of, reach_paths, resolve_entities
-from search.retrieval.lexical import lexical_candidates, needed_memories, query_terms
+from search.retrieval.lexical import facts_of, lexical_candidates, needed_memories, query_terms
 from search.retrieval.ranking import Hit, load_hits, rank
 from search.retrieval.semantic import vector_literal
 from search.retrieval.unnamed import capitalised_names, without_names, written_names
@@ -99,6 +99,8 @@ def search_memories(*, user_id: str, query: str, session_id: str | None = None, 
         lexical = lexical_candidates(eligible, terms, per_retriever, with_vectors=query_vector is not None)
     if needs := implied_needs(query, gate.domain):  # "suggest a dinner recipe": the allergy, whatever its words
         lexical += [pk for pk in needed_memories(eligible, needs, NEEDED_LIMIT) if pk not in lexical]
+    if attributes := implied_attributes(query):  # "what do I do for work": the job, whatever its words
+        lexical += [pk for pk in facts_of(eligible, attributes, NEEDED_LIMIT) if pk not in lexical]
 
     limit = min(limit or retrieval["max_memories"], retrieval["max_memories"])
     candidates = find_candidates(eligible, vector=vector, lexical=lexical, reached=reached,

@@ -21,6 +21,7 @@ from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
+from search.retrieval.ranking import asks_what_was_said_before
 
 ALL_DOMAINS = [choice.value for choice in Domain]
 FALLBACK_DOMAIN = "personal"
@@ -69,6 +70,11 @@ EXERCISE = re.compile(r"\b(?:run|runs|running|jog\w*|workouts?|work out|gyms?|ex
 FOOD_NEEDS = ("allerg", "allergi", "intoler", "vegetarian", "vegan", "diet", "pescatarian", "kosher", "halal",
               "celiac")
 EXERCISE_NEEDS = ("injur", "injuri", "hurt", "pain", "sprain", "asthma", "surgeri", "arthriti", "physio")
+# A question about one's own work: its answer is what the user does and where, whatever its words ("what do I do
+# for work" → "Manages a small bakery in Austin").
+_OWN_WORK = re.compile(r"\b(?:my (?:job|occupation|profession|career|work)\b|(?:do|did) i do (?:for (?:work|a living)|at "
+                       r"work)|where do i work|what (?:is|was) my (?:job|role|title)|what do i do\b)", re.IGNORECASE)
+WORK_ATTRIBUTES = ("occupation", "employer")
 # A question whose answer is someone: "who inspired me", "whose idea was the trip".
 _ASKS_WHO = re.compile(r"\bwho(?:m|se|'s)?\b", re.IGNORECASE)
 ESCAPE_HATCH = re.compile(
@@ -126,6 +132,12 @@ def implied_needs(query: str, domain: str) -> tuple[str, ...]:
     return (FOOD_NEEDS if FOOD.search(query) else ()) + (EXERCISE_NEEDS if EXERCISE.search(query) else ())
 
 
+def implied_attributes(query: str) -> tuple[str, ...]:
+    """The attributes of the facts a question needs whatever their words: the user's job and employer for a
+    question about their work."""
+    return WORK_ATTRIBUTES if _OWN_WORK.search(query) else ()
+
+
 def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=None,
                include_all_domains: bool = False, names_people: bool = False) -> Gate:
     """The query's gate. `names_people`: the query names people of the user's graph; a personal question
@@ -144,6 +156,13 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
         if (names_people or _ASKS_WHO.search(query)) and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
+        if asks_what_was_said_before(query) and not (domain == Domain.PROFESSIONAL and method == "keywords"):
+            # "what cake did you suggest": the reply was filed where the question it answered went ("my husband is
+            # gluten free…", relationship; "I work night shifts… can't sleep", professional), which the words of
+            # this question do not tell. Any domain but a work question's narrow one (by its words: "which
+            # brokerage did you recommend" is only nearest the work examples); health stays behind its gate.
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, *ALLOWED_DOMAINS[FALLBACK_DOMAIN],
+                                                         Domain.RELATIONSHIP.value}]
         elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"
         elif domain == Domain.HEALTH and (method == "centroid" or EXERCISE.search(query)):

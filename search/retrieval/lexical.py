@@ -207,6 +207,12 @@ def needed_memories(eligible: Eligible, stems: tuple[str, ...], limit: int) -> l
                                eligible_user_token=user_token(eligible.user_id)))
 
 
+def facts_of(eligible: Eligible, attributes: tuple[str, ...], limit: int) -> list[int]:
+    """Up to `limit` ids of eligible facts with one of these attributes, newest first (gating.implied_attributes)."""
+    return _ids(eligible.query("m.id", where="m.attribute = ANY(%(needed_attributes)s)", order="m.id DESC",
+                               limit=limit, needed_attributes=list(attributes)))
+
+
 def _ids(query: tuple[str, dict]) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(*query)

@@ -136,6 +136,7 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     said_weight = _said_weights(query)
     others_weight = recall_setting("memory_retrieval.others_weight")
+    asks_assistant = asks_what_the_assistant_said(query)
     ranks_of = retriever_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
@@ -144,8 +145,8 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
         if freshness < floor:
             continue
         relevance = relevance_of(row) * said_weight[row.said_by_assistant]
-        if people_named and not row.about_person:
-            relevance *= others_weight
+        if people_named and not row.about_person and not (row.said_by_assistant and asks_assistant):
+            relevance *= others_weight  # the assistant's reply names nobody: its people are its question's
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
         score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
         ranks = ranks_of[row.pk]
@@ -187,6 +188,11 @@ _ASKED_BEFORE = re.compile(
     r"planned)\b", re.IGNORECASE)
 
 
+def asks_what_was_said_before(query: str) -> bool:
+    """Whether the question asks what the assistant already said ("which library did you recommend?")."""
+    return bool(_ASKED_BEFORE.search(query))
+
+
 def asks_what_the_assistant_said(query: str) -> bool:
     """Whether the question asks after the assistant's words: then they weigh as much as the user's."""
     return bool(_ASKS_ASSISTANT.search(query))
@@ -198,7 +204,7 @@ def _said_weights(query: str) -> dict[bool, float]:
     it asks what the assistant already said ("which library did you recommend?"), so the answer comes before
     the user's question that asked for it."""
     weight = recall_setting("memory_retrieval.assistant_weight")
-    if _ASKED_BEFORE.search(query):
+    if asks_what_was_said_before(query):
         return {True: 1.0, False: weight}
     if asks_what_the_assistant_said(query):
         return {True: 1.0, False: 1.0}

@@ -350,3 +350,30 @@ def test_nephews_buddies_and_step_family_are_relations(db):
            "Dana: I've been training for the Chicago marathon with my running buddy Kai.",
            "Dana: My stepdad Frank is driving up for the race.")
     assert {("Theo", "relative_of", "Marco"), ("Kai", "friend_of", "Dana"), ("Frank", "parent_of", "Dana")} <= edges()
+
+
+def test_a_pet_at_a_sentence_start_is_known_by_what_it_does(db):
+    """No "my dog": walked, scratching the sofa, "such a cat", molting are what an animal does."""
+    ingest("Took Rocky for a walk, he chased a rabbit across the field.",
+           "Cleo keeps scratching the sofa, she's such a cat.", "Kiwi's been molting all month, feathers everywhere.",
+           "Walked Daisy twice today, she's finally getting used to the leash.")
+    assert entities() == {("Rocky", "pet"), ("Cleo", "pet"), ("Kiwi", "pet"), ("Daisy", "pet")}
+
+
+def test_a_verb_in_the_past_before_a_name_is_no_part_of_it(db):
+    ingest("Texted Jared about the game tonight.", "Fred said he'd bring the chips.")
+    assert entities() == {("Jared", "person"), ("Fred", "person")}
+
+
+def test_partners_and_children_said_in_passing(db):
+    ingest("Sam and I have been together five years now!", "My kids are wild today, Mia is 9 and Leo is 6.")
+    ingest("Been seeing someone new, his name is Theo.", user_id="bob")
+    assert edges() == {("Sam", "partner_of", "me"), ("Mia", "child_of", "me"), ("Leo", "child_of", "me")}
+    assert edges("bob") == {("Theo", "partner_of", "me")}
+
+
+def test_cities_tools_games_and_brands_are_not_people(db):
+    ingest("Concert tickets for Denver went on sale and I got two!", "I'm learning Rust on weekends.",
+           "My nephew does love Minecraft.", "We use Square for the register at the shop.")
+    assert {("Denver", "place"), ("Rust", "thing"), ("Minecraft", "thing"), ("Square", "thing")} <= entities()
+    assert not {name for name, kind in entities() if kind == "person"} - {"My nephew"}

@@ -72,3 +72,12 @@ def test_a_dose_and_the_bodys_measures_are_health_and_rent_is_personal():
     assert query_gate("how much do I weigh").domains == ["health"]
     assert query_gate("what dose of lisinopril do I take").domains == ["health"]
     assert classify_domains(["Can you remind me to call mom on Sunday?"]) == ["scheduling"]  # a task, not family
+
+
+def test_asking_what_the_assistant_suggested_reads_where_its_replies_were_filed():
+    """Not a work question by its words: it also reads relationship (a reply to "my wife is vegan…" is filed
+    there); a work question stays narrow, and health memories stay behind the health gate."""
+    assert query_gate("which book did you recommend?").domains == ["professional", "personal", "relationship",
+                                                                    "scheduling"]
+    assert query_gate("what did you suggest for the client presentation?").domains == ["professional", "scheduling"]
+    assert "health" not in query_gate("which book did you recommend?").domains

@@ -348,3 +348,57 @@ def test_how_a_crash_was_fixed_is_a_question_about_code(say, ask):
                       "android:name=\"android.permission.CAMERA\"/> to AndroidManifest.xml and request it at "
                       "runtime with PermissionsAndroid."))
     assert any("missing CAMERA permission" in hit for hit in ask("how did we fix the camera crash"))
+
+
+def test_a_job_said_on_the_way_to_something_else_answers_what_the_user_does(say, ask):
+    """"I work weekend shifts as a nurse", "I run a small coffee shop": the job is a fact, and a question about
+    one's work finds it whatever its words ("what do I do for work" shares none with "Runs a small coffee shop")."""
+    say("I work weekend shifts as a nurse and I can't ever nap in the afternoon.")
+    assert ask("what is my job?")[0] == "Works as a nurse"
+    say("I run a small coffee shop in Portland with two employees.")
+    assert "Runs a small coffee shop in Portland" in ask("what do I do for work?")
+
+
+def test_an_age_said_before_the_news_is_a_fact(say, ask):
+    say("I'm 35, and I just signed up for my first triathlon.")
+    assert ask("how old am I?")[0] == "Is 35 years old"
+
+
+def test_a_corrected_allergy_replaces_the_first_one(say, ask):
+    """The allergen ends where the sentence goes on ("… so I skip the satay"), and "it's actually almonds I'm
+    allergic to, not peanuts" takes peanuts back."""
+    say("I'm allergic to peanuts so I always skip the satay.")
+    assert Memory.objects.get(attribute="allergy:peanuts").content == "Allergic to peanuts"
+    say("Saw the allergist today, it's actually almonds I'm allergic to, not peanuts.")
+    assert "Allergic to almonds" in ask("what am I allergic to?")
+    assert Memory.objects.get(content="Allergic to peanuts").status == "superseded"
+
+
+def test_a_car_bought_replaces_the_car_driven(say, ask):
+    say("My car is a 2009 Honda Accord, still runs fine.")
+    say("Traded it in. Got a new Mazda CX-5 this weekend!")
+    assert ask("what car do I drive?")[0] == "Drives a Mazda CX-5"
+
+
+def test_who_came_along_is_kept_beside_who_they_are(say, ask):
+    went = "Went with my sister Ana and her husband Luis"
+    say("The Coldplay show at the stadium was unreal", went)
+    assert went in ask("who did I go to the show with?")
+
+
+def test_what_the_assistant_suggested_is_found_whatever_the_question_was_filed_under(say, ask):
+    """The reply is filed where the user's question went (here relationship, for "my wife"); asking what the
+    assistant suggested reads there too, and a reply that names its pick ("X is another option") or says
+    what to do ("Open a … account") is kept."""
+    reply = ("Try a mushroom wellington with a cashew cream sauce; a lentil shepherd's pie is another option if "
+             "you want something cosier.")
+    say("My wife is vegan and I'm planning her birthday dinner. Ideas?", ("assistant", reply))
+    assert f"Assistant: {reply}" in ask("what dish did you suggest?")
+    bank = "Open a Schwab account online, it takes ten minutes and has no fees for index funds."
+    say("I want to start investing a little each month. Where should I begin?", ("assistant", bank))
+    assert f"Assistant: {bank}" in ask("which brokerage did you recommend?")
+
+
+def test_news_said_without_i_after_a_filler_word_is_kept(say, ask):
+    say("Also finally deleted TikTok, feels good")
+    assert "Finally deleted TikTok, feels good" in ask("what app did I delete?")
