@@ -120,14 +120,16 @@ ORG_WORDS = {
     "college", "school", "academy", "institute", "club", "hospital", "clinic", "cafe", "café", "restaurant",
     "bar", "studio", "studios", "gym", "foundation", "society", "association", "labs", "airlines", "airways",
     "center", "centre", "church", "library", "museum", "theater", "theatre", "hotel", "shelter", "store", "elementary",
+    "inn", "builders", "partners", "associates", "consulting", "solutions", "systems", "technologies", "media",
+    "motors", "logistics", "construction", "realty", "ventures", "capital", "insurance", "pharmacy", "bakery",
+    "brewery", "winery", "farms", "salon", "market", "grill", "kitchen", "pizzeria", "diner", "bistro", "fitness",
 }
 PLACE_WORDS = {
     "street", "st", "road", "avenue", "lane", "park", "lake", "river", "mountain", "mountains", "beach", "city",
     "county", "island", "islands", "valley", "square", "bay", "falls", "canyon", "forest", "state", "coast",
     "northwest", "northeast", "southwest", "southeast", "midwest", "midwestern", "tower", "bridge", "peninsula",
-    "desert", "hills", "region", "village", "town", "district",
+    "desert", "hills", "region", "village", "town", "district", "drive", "boulevard", "blvd", "highway", "parkway",
 }
-REGION_WORDS = {"northwest", "northeast", "southwest", "southeast", "midwest", "midwestern"}  # places on their own
 PLACE_FIRST_WORDS = {"lake", "mount", "mt", "cape", "fort", "isle", "port", "cliffs", "gulf", "sea", "bay"}
 # First words that make a name an organisation: "Hotel Gracery", "Cafe Luna".
 ORG_FIRST_WORDS = {"hotel", "hospital", "bank", "cafe", "café", "restaurant", "museum", "club", "gym"}
@@ -167,7 +169,8 @@ THING_WORDS = {"app", "game", "show", "series", "book", "movie", "film", "album"
 PLATFORM_NAMES = frozenset("""
 youtube instagram tiktok facebook twitter reddit pinterest snapchat whatsapp telegram discord slack zoom
 linkedin netflix spotify hulu twitch tumblr etsy ebay amazon uber lyft airbnb duolingo strava tinder bumble
-google chatgpt wikipedia github gmail venmo paypal minecraft fortnite roblox wordle pokemon
+google chatgpt wikipedia github gmail venmo paypal minecraft fortnite roblox wordle pokemon android ios iphone ipad
+macbook pixel
 """.split()) | frozenset(  # the tools a user builds with: "a Firebase backend", "moving to Supabase", "in React Native"
     "python javascript typescript java kotlin golang rust php scala haskell elixir react vue angular "
     "svelte nextjs django flask fastapi rails laravel node nodejs deno firebase supabase postgres postgresql "
@@ -183,14 +186,14 @@ WORK_TEAMS = (r"(?:accounting|marketing|sales|hr|engineering|finance|legal|it|su
 # Up to four capitalised words, small words of a title between them ("Lord of the Rings", "Bank of America").
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof|St|Mt)\.? )?" + _WORD
                    + r"(?:(?: [A-Z]\.){1,2}(?= [A-Z]))?"  # "George R. R. Martin", "John F. Kennedy"
-                   + r"(?:(?: (?:of|the|de|da|von|van|del|la|le)){0,2}:? " + _WORD + r"){0,3}")
+                   + r"(?:(?: (?:of|the|de|da|von|van|del|la|le|&)){0,2}:? " + _WORD + r"){0,3}")
 # A single word after a determiner ("some Chess", "a fellow Chef", "an Xbox") is a common noun or a product
 # capitalised, nobody's name; an acronym ("a LGBTQ group") or a word rare in English ("a Kvikk") is left to
 # the other rules.
 _COUNTED_BEFORE = re.compile(r"\b(?:a|an|some|any|another|every|each|no|fellow)\s+(?:fellow\s+)?$", re.IGNORECASE)
 COUNTED_WORD_ZIPF = 3.0
 _INITIAL = re.compile(r"[A-Z]\.")  # a middle initial, kept inside a name only
-_SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le"}
+_SMALL_WORDS = {"of", "the", "de", "da", "von", "van", "del", "la", "le", "&"}
 _TITLE_SMALL_WORDS = {"a", "an", "the", "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from"}
 # Where a sentence, a line, a quote or a bullet starts: the next word is capitalised whatever it is.
 _STARTS_AFTER = re.compile(r"(?:^|[.!?…:;\n\"“(*•~]|^\s*-|\s-)[\s\"“'‘(]*$")
@@ -239,7 +242,8 @@ _ORG_BEFORE = re.compile(r"\b(at|for|with the team at|joined|(?:deals?|contract|
 _ORG_NOUN_BEFORE = re.compile(r"\b(?:(?:got|get|gets|getting) (?:accepted )?into|accepted (?:in)?to|admitted to|"
                               r"graduated from|enrolled (?:at|in)|(?:band|team|company|brand|label|university|college|"
                               r"school|club|charity|startup|nonprofit|restaurant|cafe|café|bar|pub|bakery|bistro|"
-                              r"diner|pizzeria|shop|store|bookstore|gym|hotel|salon)(?: (?:is|was|called|named))?)\s+$",
+                              r"diner|pizzeria|shop|store|bookstore|gym|box|hotel|salon|business|agency|brewery|"
+                              r"studio)(?: (?:is|was|called|named))?)\s+$",
                               re.IGNORECASE)
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|joined|work(?:s|ed|ing)? for|job with)\s+$", re.IGNORECASE)
 # Something used, played, watched or read ("on Duolingo", "playing Zelda", "the Strava app").
@@ -283,7 +287,8 @@ _CHARACTER = re.compile(r"[ \-](?:Man|Woman|Girl)$")
 # A hyphen before a small letter ("Middle-earth") is no person's name ("Mary-Jane", "Jean-Pierre" are).
 _LOWER_COMPOUND = re.compile(r"^[A-Z][a-z]+-[a-z]")
 _LIST_JOIN = re.compile(r",? (?:and|or|&) |, ")
-_THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play)s?"
+_THING_CALLED = re.compile(r"\b(?:game|book|movie|film|show|series|song|album|app|novel|podcast|play|language|"
+                           r"framework|library|tool|starter|bot|platform|service|plan|product)s?"
                            r"(?: (?:was|is))? (?:called |named |titled )?$", re.IGNORECASE)  # "this game Catan"
 # "Alex thinks…", "Emma is planning…": a statement about what someone thinks, says, wants or did.
 _PERSON_STATEMENT = re.compile(
@@ -474,9 +479,12 @@ def name_kind(name: str, before: str, after: str) -> str:
         return "thing"  # "content for YouTube"; "works at Google" is the company
     person_before = bool(_PERSON_BEFORE.search(before))
     for kind, words in (("org", ORG_WORDS), ("place", PLACE_WORDS), ("thing", THING_WORDS)):
-        # The last word of several: "Times Square", "Acme Inc"; "Square" alone is a brand's name, "Midwest" a place.
-        if last in words and (" " in name or last in REGION_WORDS) and not (person_before and kind == "place"):
+        # The last word of several: "Times Square", "Acme Inc"; "Square" alone and used is a brand's name.
+        if last in words and (" " in name or not _THING_BEFORE.search(before)) and not (
+                person_before and kind == "place"):
             return kind
+    if " & " in name:  # "Rise & Shine", "Barnes & Noble"
+        return "org"
     if first.rstrip(".") in PLACE_FIRST_WORDS and " " in name:
         return "place"
     if first in ("st.", "st", "saint") and " " in name:  # "St. Luke's": a hospital, a church, a school

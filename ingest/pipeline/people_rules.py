@@ -36,7 +36,8 @@ _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'
 # A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
 _ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
 _MY_ROLE_IS = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + ")" + ROLE
-                         + r"(?i:(?:'s|’s) name is| is(?: called| named)?) " + NAME.format("a"))
+                         + r"(?: (?i:at|from) (?-i:[A-Z])[\w&'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,2})?"  # "my manager at Globex"
+                         + r"(?i:(?:'s|’s) name is| is(?: now| actually)?(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:(?:my|our)(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )"
                            + ROLE + r",? " + NAME.format("a"))
@@ -105,7 +106,8 @@ _PET_NAMES = re.compile(
     r"(?i:(?:who is |who's )?(?:named|called) )?" + NAME.format("names")
     + r"(?P<more>(?:,? (?:and|&) [A-Z][\w'’\-]*|, [A-Z][\w'’\-]*)*)")
 _NAME_IS_PET = re.compile(NAME.format("names") + r"(?P<more>)(?i:,? (?:is |was )?(?P<whose>my|our) (?:\w+ ){0,2}"
-                          + PET + r")\b")
+                          + PET + r"|, (?:he|she)(?:'s| is) an? (?:\w+ )?" + PET.replace("?P<pet>", "?P<species>")
+                          + r")\b")  # "Biscotti, he's a corgi"
 # A pet named in the next breath ("I got a puppy! Her name's Coco"), walked ("took Max for a walk") or taken to the
 # vet ("took Biscuit to the vet").
 _GOT_A_PET = re.compile(r"\b(?:i|we)(?:'ve| have)? (?:just |finally |recently )?(?:got|adopted|have|rescued|"
@@ -276,7 +278,7 @@ def pet_candidates(sentence: str, message: Message) -> list[Candidate]:
             names = [match.group("names")] + re.findall(r"[A-Z][\w'’\-]*", match.group("more"))
             groups = match.groupdict()
             whose = (groups.get("whose") or ("my" if pattern is _PET_NAME_IS else "a")).lower()
-            kind = (groups.get("pet") or (got.group("pet") if got else "pet")).lower()
+            kind = (groups.get("pet") or groups.get("species") or (got.group("pet") if got else "pet")).lower()
             before = sentence[:match.start()]
             counted = whose in ("two", "three", "four") or whose.isdigit()  # "we have two cats, Miso and Tofu"
             mine = whose in ("my", "our") or (

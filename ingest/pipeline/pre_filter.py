@@ -30,7 +30,7 @@ CI = re.IGNORECASE
 # Spanish, switched to Italian").
 UNSAID_I = (r"(^|[.!?]\s+)((also|just|still|finally|recently|then|anyway|so|and),? )*(been|got|started|finished|went|"
             r"made|bought|tried|working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took|picked up|"
-            r"decided|moved|stopped|upgraded|replaced|changed|lost|ordered|deleted|cancell?ed|walked|fed|visited|texted|called|met)\b")
+            r"decided|moved|stopped|upgraded|replaced|changed|lost|ordered|deleted|cancell?ed|walked|fed|visited|texted|called|met|opened|hired|planted)\b")
 
 NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.
@@ -59,6 +59,11 @@ CUES = [
                 r"october|november|december|may \d{1,2}(st|nd|rd|th)?)\b", CI), 0.2),  # not "may" alone
     # A pet's doings and care: "Biscuit barked at the mailman all morning", "took Luna to the vet".
     (re.compile(rf"\b({ANIMAL_DOINGS}|vet|groomer|dog park|leash|litter box|kibble|scratching post)\b", CI), 0.25),
+    # What someone just spoken of is: "He's a beagle mix", "Yeah she's a marketing lead there".
+    (re.compile(r"^\W*(?:(?:yeah|yep|yes|oh|well|so),? )?(?:he|she|they)(?:'s| is| are| was) (?:an? )?(?:\w+ )?"
+                r"(?:\w+(?:er|or|ist|ian|ant|ent|al|ic)|mix|breed|lead|manager|engineer|nurse|chef|teacher|doctor|"
+                r"designer|developer|intern|student)\b", CI),
+     0.25),
     (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
     # A request that tells the user's own plans: "can you help me plan a trip to Lisbon in May?"
@@ -107,7 +112,10 @@ SUBSTANCE = re.compile(
     r"\b(?:the|our|my|a|an) (?:[\w\-]+ )?(?:build|deploy\w*|release|sprint|repo|api|database|server|backend|frontend|app|codebase|"
     r"pipeline|prototype|mvp|launch|roadmap|budget|schema|dashboard|project|thesis|manuscript)\b|"
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"
-    r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b", CI)
+    r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b|"
+    # A choice said in two words: "Going with GitHub Actions", "Board voted to use QuickBooks", "discord.py it is".
+    r"(?:^|[.!?]\s+)(?:\w+ ?){0,2},? ?(?:going|went) with\b|\b(?:voted|agreed|decided) to (?:use|go with|switch|hire|buy)\b|"
+    r"\S it is[.!]*$|\bwill be (?-i:[A-Z])", CI)
 SUBSTANCE_WEIGHT = 0.3
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs
 RESCORED_AFTER_FIRST = {"request_to_assistant", "laughter"}  # junk of the first sentence only
@@ -150,6 +158,7 @@ JUNK = [
 # Chat balance: who a message is about. A reply that opens with a reaction and talks about "you"
 # more than about "I" is a reaction to the other person's news, not news of the speaker's own.
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", CI)
+THIRD_PERSON = re.compile(r"\b(he|she|he's|she's|his|her|him)\b", CI)  # "Yeah he's a sommelier": news of him
 SECOND_PERSON = re.compile(r"\b(you|your|you're|you've|you'll|you'd|yours|yourself|ya)\b", CI)
 _REACTION_WORDS = (r"wow|whoa|woah|aw+|oh|omg|yay|congrats|congratulations|thanks|thank you|that's|that is|"
                    r"that was|that sounds|sounds|looks|what an?|so|glad|sorry|great|nice|cool|awesome|amazing|yeah|"
@@ -216,7 +225,7 @@ def chat_balance(text: str, junk: bool) -> tuple[float, str]:
     body = TRAILING_QUESTIONS.sub("", text) or text
     first, second, words = len(FIRST_PERSON.findall(body)), len(SECOND_PERSON.findall(body)), len(body.split())
     adjustment, reason = 0.0, ""
-    if REACTION_OPENER.search(body) and first <= second:
+    if REACTION_OPENER.search(body) and first <= second and (second or not THIRD_PERSON.search(body)):
         adjustment, reason = -REACTION_PENALTY, "reaction"
     if not junk:
         adjustment += LONG_MESSAGE_WEIGHT * (words >= LONG_MESSAGE_WORDS)

@@ -84,8 +84,8 @@ _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o
                   r"(?P<turned>\d{1,3})\b", CI)  # "I just turned 35", "Just turned 35 today!"
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
 _DIET = re.compile(rf"\bi(?:'m| am|'ve been| have been)(?: now| a| now a)? (?P<diet>{_DIETS})\b|"
-                   rf"(?:\bi |^\W*)(?:just |recently |finally )?(?:went|have gone|'ve gone|turned|became|switched to "
-                   rf"being)(?: fully| full| completely| totally| 100%)? (?P<became>{_DIETS})\b|"
+                   rf"(?:\bi |\bi'm |\bi am |^\W*)(?:just |recently |finally )?(?:went|going|have gone|'ve gone|turned|"
+                   rf"became|switched to being)(?: fully| full| completely| totally| 100%)? (?P<became>{_DIETS})\b|"
                    rf"^\W*(?:as|being) an? (?P<as_one>{_DIETS})\b", CI)  # "As a vegetarian, I always struggle…"
 # An intolerance is a health matter, not a taste: "I'm lactose intolerant", "I have a gluten intolerance".
 _INTOLERANCE = re.compile(r"\bi(?:'m| am)(?: very| severely| slightly| a bit| mildly)? "

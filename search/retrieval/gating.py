@@ -156,6 +156,17 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
         allowed = [str(d) for d in ALLOWED_DOMAINS[domain]]
         if (names_people or _ASKS_WHO.search(query)) and domain == FALLBACK_DOMAIN:
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.RELATIONSHIP.value}]
+        elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"
+        elif domain == Domain.PROFESSIONAL and method == "centroid":
+            # No work word, only the words' nearness to the work examples ("what is my remodel budget", "what is
+            # Nora training for"): it also reads the personal domain, where everyday plans and numbers are filed.
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
+        elif domain == Domain.HEALTH and (method == "centroid" or EXERCISE.search(query)):
+            # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"), or the question
+            # is about exercise ("which gym do I go to"), which everyday talk files as personal: it also reads the
+            # personal domain, which holds no health matter, rather than health alone.
+            allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
         if asks_what_was_said_before(query) and not (domain == Domain.PROFESSIONAL and method == "keywords"):
             # "what cake did you suggest": the reply was filed where the question it answered went ("my husband is
             # gluten free…", relationship; "I work night shifts… can't sleep", professional), which the words of
@@ -163,13 +174,6 @@ def query_gate(query: str, *, query_vector=None, domains=None, min_confidence=No
             # brokerage did you recommend" is only nearest the work examples); health stays behind its gate.
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, *ALLOWED_DOMAINS[FALLBACK_DOMAIN],
                                                          Domain.RELATIONSHIP.value}]
-        elif domain == Domain.RELATIONSHIP and _KEYWORD_PATTERNS[Domain.PROFESSIONAL].search(query):
-            allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.PROFESSIONAL.value}]  # "where does my dad work"
-        elif domain == Domain.HEALTH and (method == "centroid" or EXERCISE.search(query)):
-            # Only the words' nearness says health ("what kind of dog is Rex", "what is my diet"), or the question
-            # is about exercise ("which gym do I go to"), which everyday talk files as personal: it also reads the
-            # personal domain, which holds no health matter, rather than health alone.
-            allowed = [d for d in ALL_DOMAINS if d in {*allowed, FALLBACK_DOMAIN}]
         if implied_needs(query, domain):
             allowed = [d for d in ALL_DOMAINS if d in {*allowed, Domain.HEALTH.value}]
     if min_confidence is None:

@@ -377,3 +377,26 @@ def test_cities_tools_games_and_brands_are_not_people(db):
            "My nephew does love Minecraft.", "We use Square for the register at the shop.")
     assert {("Denver", "place"), ("Rust", "thing"), ("Minecraft", "thing"), ("Square", "thing")} <= entities()
     assert not {name for name, kind in entities() if kind == "person"} - {"My nephew"}
+
+
+def test_streets_shops_phones_and_starters_are_not_people(db):
+    ingest("It's called Rye & Honey, opening on Oak Street next month.", "My new address is 9 Willow Creek Drive.",
+           "Switched from iPhone to Pixel for the Android widgets.", "Joined a climbing gym called Stone Garden.",
+           "My sourdough starter is named Bubbles.", "Got a quote from Ortega Builders for the deck.")
+    assert {("Rye & Honey", "org"), ("Oak Street", "place"), ("Willow Creek Drive", "place"), ("Pixel", "thing"),
+            ("Android", "thing"), ("Stone Garden", "org"), ("Bubbles", "thing"), ("Ortega Builders", "org")} <= entities()
+    assert not {name for name, kind in entities() if kind == "person"}
+
+
+def test_a_new_manager_said_with_now_replaces_the_old_one(db):
+    ingest("My manager is Steve, he's pretty hands off.")
+    ingest("Reorg happened, my manager is now Priya.", session_id="s2")
+    current = {(r.subject.canonical_name, r.predicate) for r in Relation.objects.filter(user_id="alice",
+                                                                                       valid_to__isnull=True)}
+    assert current == {("Priya", "manager_of")}
+
+
+def test_a_pet_named_in_answer_and_its_breed(db):
+    ingest("Biscotti, he's a corgi and he already chewed up my shoes.")
+    assert ("Biscotti", "pet") in entities()
+    assert Memory.objects.filter(content="Biscotti is a corgi").exists()

@@ -276,3 +276,22 @@ def test_the_users_project_and_figures_are_never_small_talk(run):
                 "What's the weather like?", "Nice weather today!")
     assert [e.outcome for e in trace.entries][:3] == ["stored"] * 3
     assert [(e.outcome, e.reason) for e in trace.entries][3:] == [("rejected", "low_relevance:weather")] * 2
+
+
+@pytest.mark.parametrize("text", [
+    "Going with Terraform Cloud", "Makes sense, going with the blue one", "Board voted to use Xero",
+    "Cool, Tailwind it is", "Keycaps will be GMK Laser", "Opened a savings account at Ally",
+    "He's a golden retriever mix", "Yeah she's a paralegal so she knew exactly what to do",
+    "Biscuit barked at the mailman all morning", "Took Rocky for a walk, he chased a rabbit",
+    "Also finally deleted TikTok, feels good",
+])
+def test_a_choice_a_pet_or_what_someone_is_said_in_few_words_is_kept(text):
+    """The value comes after the question or the options: the decision, what he is, what the dog did."""
+    score, reason = relevance_score(text)
+    assert score >= THRESHOLD, (score, reason)
+
+
+@pytest.mark.parametrize("text", ["Wow that's amazing!", "Yeah that sounds great, you should totally go",
+                                  "She's a sweetheart"])
+def test_a_reaction_to_the_other_person_stays_small_talk(text):
+    assert relevance_score(text)[0] < THRESHOLD

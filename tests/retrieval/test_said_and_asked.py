@@ -402,3 +402,18 @@ def test_what_the_assistant_suggested_is_found_whatever_the_question_was_filed_u
 def test_news_said_without_i_after_a_filler_word_is_kept(say, ask):
     say("Also finally deleted TikTok, feels good")
     assert "Finally deleted TikTok, feels good" in ask("what app did I delete?")
+
+
+def test_a_question_only_near_the_work_examples_also_reads_everyday_plans(say, ask):
+    """"what is my remodel budget" has no work word: it reads the personal domain too, where the remodel is."""
+    plan = "Planning a kitchen remodel, budget is $40k, the house is from 1962"
+    say(plan)
+    assert plan in ask("what is my remodel budget?")
+
+
+def test_a_choice_said_in_few_words_answers_what_was_chosen(say, ask):
+    """"Going with Postgres" after the options was dropped as too little to keep."""
+    say("Should we use Postgres or MySQL for the booking app?",
+        ("assistant", "Postgres is the safer pick for bookings: its exclusion constraints stop double bookings."),
+        "Going with Postgres")
+    assert "Going with Postgres" in ask("which database did we pick?")
