@@ -136,7 +136,7 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
     importance_floor = recall_setting("memory_retrieval.importance_floor")
     said_weight = _said_weights(query)
     others_weight = recall_setting("memory_retrieval.others_weight")
-    asks_assistant = asks_what_the_assistant_said(query)
+    asked_before = asks_what_was_said_before(query)
     ranks_of = retriever_ranks(candidates)
     relevance_of = _relevance(rows, graph_mentions=graph_mentions or {})
     hits = []
@@ -145,8 +145,9 @@ def rank(candidates: dict[str, list[int]], rows: list[RankingRow], hop_paths: di
         if freshness < floor:
             continue
         relevance = relevance_of(row) * said_weight[row.said_by_assistant]
-        if people_named and not row.about_person and not (row.said_by_assistant and asks_assistant):
-            relevance *= others_weight  # the assistant's reply names nobody: its people are its question's
+        if people_named and not row.about_person and not (row.said_by_assistant and asked_before):
+            # The assistant's reply names nobody: asked what it suggested for someone, its people are its question's.
+            relevance *= others_weight
         standing = freshness * (importance_floor + (1.0 - importance_floor) * row.importance)
         score = relevance * (1.0 - freshness_weight + freshness_weight * standing)
         ranks = ranks_of[row.pk]
