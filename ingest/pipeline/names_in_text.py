@@ -228,7 +228,8 @@ _PERSON_BEFORE = re.compile(
     + r"|contact|coach|teacher|tutor|trainer|nanny|babysitter|vet|lawyer|accountant|pastor)(?: is)?)|"
     r"names? (?:is|was)|name['’]s)\s*,?\s+$", re.IGNORECASE)
 # "in Lisbon", "flew to Lisbon", "my commute to Redmond"; not "said goodbye to Max" or "talked to Sarah".
-_PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|visit(?:ing|ed)?|"
+_PLACE_BEFORE = re.compile(r"\b(in|from|near|map of|(?:king|queen|prince|princess|ruler|mayor|governor|capital|city|"
+                           r"kingdom|streets|outskirts|heart) of|visit(?:ing|ed)?|"
                            r"(?:go|goes|going|went|gone|move[ds]?|moving|fly|flew|"
                            r"flying|drive|drove|driving|travel(?:l?ed|l?ing)?|trip|back|way|headed|heading|"
                            r"return(?:ed|ing)?|came|come|coming|relocat\w+|commut\w+|flights?|trains?|bus|ride|rode|"

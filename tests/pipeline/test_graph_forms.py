@@ -400,3 +400,8 @@ def test_a_pet_named_in_answer_and_its_breed(db):
     ingest("Biscotti, he's a corgi and he already chewed up my shoes.")
     assert ("Biscotti", "pet") in entities()
     assert Memory.objects.filter(content="Biscotti is a corgi").exists()
+
+
+def test_the_place_someone_rules_is_a_place(db):
+    ingest("Loved the book, he goes from a farm boy to king of Eldoria by the end.")
+    assert ("Eldoria", "place") in entities()
