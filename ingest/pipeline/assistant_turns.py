@@ -61,7 +61,7 @@ SUBSTANCE = [
                r"install|enable|disable|configure|increase|decrease|wrap|replace|upgrade|pin|"
                r"don't forget|do not forget|start with|stick (?:to|with)|aim for|switch to|go for|go with|opt for|"
                r"open|get|download|sign up|buy|order|apply|look into|check out|keep|store|save|track|parse|split|"
-               r"cache|index|schedule|plant|water|prune|book)\b",
+               r"cache|index|schedule|plant|water|prune)\b",
                CI),
     # Something done for the user, or a day and an hour: "I've set a reminder for your dentist appointment on
     # Thursday at 2pm", "your table is booked for 7".

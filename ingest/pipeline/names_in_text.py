@@ -148,18 +148,18 @@ _PET_WORD = re.compile(r"\b" + _PET + r"\b", re.IGNORECASE)
 _CHILD_WORD = re.compile(r"\b(?:baby|babies|born|newborn|son|daughter|child|kid)\b", re.IGNORECASE)
 _NAMED_IT = re.compile(r"\b(?:(?:i|we) (?:named|called|call)|and named) (?:her|him|it) $", re.IGNORECASE)
 # What only an animal does: with one person named and no animal word, that someone is a pet.
+SUCH_A_PET = r"(?:he|she)(?:'s| is) such a (?:cat|dog|puppy|kitten)"  # says what someone is, not which pet
 ANIMAL_DOINGS = (r"wag(?:s|ged|ging)? (?:his|her|its|that|the|their) tails?|tails? wagging|purr(?:s|ed|ing)?|"
                  r"meow(?:s|ed|ing)?|bark(?:s|ed|ing)?(?! up)|growl(?:s|ed|ing)?|(?:his|her) (?:paws|fur|kibble|"
-                 r"litter box|crate|collar)|(?:his|her|the) leash|molt(?:s|ed|ing)|shedding|scratching (?:the|my|our) (?:couch|sofa|furniture|"
-                 r"door|carpet)|chased (?:a|the|another) (?:squirrel|cat|rabbit|bird|ball|mailman)|playing fetch|"
-                 r"(?:he|she)(?:'s| is) such a (?:cat|dog|puppy|kitten)")
+                 r"litter box|crate|collar)|(?:his|her|the) leash|molt(?:s|ed|ing)|shedding|"
+                 r"scratching (?:the|my|our) (?:couch|sofa|furniture|door|carpet)|"
+                 r"chased (?:a|the|another) (?:squirrel|cat|rabbit|bird|ball|mailman)|playing fetch|" + SUCH_A_PET)
 _ANIMAL_DOING = re.compile(rf"\b(?:{ANIMAL_DOINGS})\b", re.IGNORECASE)
 # A sentence's first word followed by what only an animal does: "Mochi keeps scratching the couch", "Biscuit barked
 # at the mailman", "Sunny's been molting all week".
 _ANIMAL_AFTER = re.compile(rf"^(?:'s| has| is| was| been| keeps| kept| just| always| won't stop)* "
                            rf"(?:{ANIMAL_DOINGS})\b", re.IGNORECASE)
-# "such a cat" says what someone named is, not which pet is meant.
-_SUCH_A_PET = re.compile(r"\b(?:he|she)(?:'s| is) such a (?:cat|dog|puppy|kitten)\b", re.IGNORECASE)
+_SUCH_A_PET = re.compile(rf"\b{SUCH_A_PET}\b", re.IGNORECASE)
 _GREETED = re.compile(r"^\W*(?:hey|hi|hello|thanks|thank you|wow|oh|aw+)\W+(?P<name>[A-Z][\w'’\-]*)\b", re.IGNORECASE)
 # Towns smaller than this are more often someone's name ("Tyler", "Marion") than the place meant.
 GAZETTEER_MIN_POPULATION = 200_000
@@ -345,7 +345,8 @@ def has_evidence(word: str, after: str) -> bool:
         return True
     if bare.lower().endswith(("ing", "ly")):  # "Thankfully, my son…", "Marrying my partner…"
         return False
-    return bool(_PERSON_AFTER.match(after) or _ANIMAL_AFTER.match(after) or (bare != word and _POSSESSED.match(after)))
+    return bool(_PERSON_AFTER.match(after) or _ANIMAL_AFTER.match(after)
+                or (bare != word and _POSSESSED.match(after)))
 
 
 def _is_word_of_a_name(word: str) -> bool:

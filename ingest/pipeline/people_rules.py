@@ -36,7 +36,8 @@ _RELATION_OF = re.compile(NAME.format("a") + r" is " + NAME.format("b") + r"(?:'
 # A word before the role that leaves it the current one ("my running coach", "my new girlfriend"), not "my ex".
 _ROLE_MODIFIER = r"(?:(?!(?:ex|former|late|old|previous|first|future|dead|other)\b)[a-z]+ )?"
 _MY_ROLE_IS = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + ")" + ROLE
-                         + r"(?: (?i:at|from) (?-i:[A-Z])[\w&'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,2})?"  # "my manager at Globex"
+                         # "my manager at Globex is Raj"
+                         + r"(?: (?i:at|from) (?-i:[A-Z])[\w&'’\-]*(?: (?-i:[A-Z])[\w'’\-]*){0,2})?"
                          + r"(?i:(?:'s|’s) name is| is(?: now| actually)?(?: called| named)?) " + NAME.format("a"))
 _IS_MY_ROLE = re.compile(NAME.format("a") + r" (?i:is|was|has been|became) (?i:(?:my|our)(?: new)?) " + ROLE + r"\b")
 _MY_ROLE_NAME = re.compile(r"(?i:\b(?:my|our) " + _ROLE_MODIFIER + r"|\b(?:i|we) (?:have|'ve got|got) a new )"

@@ -22,6 +22,7 @@ from ingest.pipeline.assistant_turns import ASSISTANT, assistant_relevance
 from ingest.pipeline.base import Rejected, Stage, WorkItem
 from ingest.pipeline.dialogue import SPEAKING_ROLES, replies_in_batch
 from ingest.pipeline.names_in_text import ANIMAL_DOINGS, person_statement
+from ingest.pipeline.rule_forms import JOB_HEADS
 from recall_site.config import recall_setting
 
 BASE_SCORE = 0.35
@@ -30,7 +31,8 @@ CI = re.IGNORECASE
 # Spanish, switched to Italian").
 UNSAID_I = (r"(^|[.!?]\s+)((also|just|still|finally|recently|then|anyway|so|and),? )*(been|got|started|finished|went|"
             r"made|bought|tried|working on|gave up|switched|sold|quit|joined|signed up|booked|adopted|took|picked up|"
-            r"decided|moved|stopped|upgraded|replaced|changed|lost|ordered|deleted|cancell?ed|walked|fed|visited|texted|called|met|opened|hired|planted)\b")
+            r"decided|moved|stopped|upgraded|replaced|changed|lost|ordered|deleted|cancell?ed|walked|fed|visited|"
+            r"texted|called|met|opened|hired|planted)\b")
 
 NAME_CUE = re.compile(r"(?<=[a-z,;:'] )[A-Z][a-z]+\b")
 # (pattern, weight): each matching cue adds its weight once.
@@ -61,8 +63,7 @@ CUES = [
     (re.compile(rf"\b({ANIMAL_DOINGS}|vet|groomer|dog park|leash|litter box|kibble|scratching post)\b", CI), 0.25),
     # What someone just spoken of is: "He's a beagle mix", "Yeah she's a marketing lead there".
     (re.compile(r"^\W*(?:(?:yeah|yep|yes|oh|well|so),? )?(?:he|she|they)(?:'s| is| are| was) (?:an? )?(?:\w+ )?"
-                r"(?:\w+(?:er|or|ist|ian|ant|ent|al|ic)|mix|breed|lead|manager|engineer|nurse|chef|teacher|doctor|"
-                r"designer|developer|intern|student)\b", CI),
+                rf"(?:\w+(?:er|or|ist|ian|ant|ent|al|ic)|mix|breed|student|{JOB_HEADS})\b", CI),
      0.25),
     (NAME_CUE, 0.08),  # a capitalised name mid-sentence
     (re.compile(r"\b(remember|don't forget|note that|fyi|for future reference)\b", CI), 0.2),
@@ -114,7 +115,8 @@ SUBSTANCE = re.compile(
     r"\b(?:we|i)(?:'ll| will| have| 've)? (?:decided|settled on|switched to|went with|go with|chose)\b|"
     r"\blet's (?:go with|use|try|stick with|switch to|pick|do)\b|"
     # A choice said in two words: "Going with GitHub Actions", "Board voted to use QuickBooks", "discord.py it is".
-    r"(?:^|[.!?]\s+)(?:\w+ ?){0,2},? ?(?:going|went) with\b|\b(?:voted|agreed|decided) to (?:use|go with|switch|hire|buy)\b|"
+    r"(?:^|[.!?]\s+)(?:\w+ ?){0,2},? ?(?:going|went) with\b|"
+    r"\b(?:voted|agreed|decided) to (?:use|go with|switch|hire|buy)\b|"
     r"\S it is[.!]*$|\bwill be (?-i:[A-Z])", CI)
 SUBSTANCE_WEIGHT = 0.3
 SOFT_JUNK = {"weather", "question", "pleasantry", "reaction", "no_news"}  # what substance outweighs

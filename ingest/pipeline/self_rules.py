@@ -35,7 +35,8 @@ _ORIGIN = re.compile(r"(?i:\bi(?:'m| am) (?:originally )?from |\bi grew up in |\
                      r"\bmy home ?(?:country|town),? )"
                      + NAME.format("place"))
 _OCCUPATION = re.compile(r"\bi(?: now| currently)? (?:work|am working|'m working)(?: (?:at|for) [\w&'’. \-]{2,40}?)?"
-                         r"(?: (?:(?:night|day|early|late|weekend|long|\d+-hour) )?shifts)? "  # "I work night shifts as"
+                         # "I work night shifts as a paramedic"
+                         r"(?: (?:(?:night|day|early|late|weekend|long|\d+-hour) )?shifts)? "
                          r"as (?P<job>an? [a-z][a-z \-]{2,40}?)"
                          r"(?= at\b| for\b| in\b| and\b|[.,;!?]|$)", CI)
 # What the speaker teaches or runs for a living: "I teach 8th grade science at Lincoln Middle", "I manage a small
@@ -79,7 +80,8 @@ _CALL_ME = re.compile(r"(?i:\b(?:call me|i go by|everyone calls me|people call m
 _BIRTHDAY = re.compile(r"\bmy birthday is (?:actually |really )?(?:on )?(?P<date>[\w ]+)", CI)
 # The speaker's age: "I'm 34 years old", "I just turned 35".
 _AGE = re.compile(r"\bi(?:'m| am) (?P<age>\d{1,3})(?: years? old| yrs? old| y/?o)\b|"
-                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})(?:\W*$|,(?= i\b| and\b| so\b| but\b))|"  # "I'm 42, I have a bad knee"
+                  # "I'm 32.", "I'm 42, I have a bad knee"
+                  r"^\W*i(?:'m| am) (?P<bare>\d{1,2})(?:\W*$|,(?= i\b| and\b| so\b| but\b))|"
                   r"(?:\bi |^\W*)(?:just |recently )?turned "
                   r"(?P<turned>\d{1,3})\b", CI)  # "I just turned 35", "Just turned 35 today!"
 _DIETS = r"vegetarian|vegan|pescatarian|keto|gluten[- ]free|dairy[- ]free|teetotal|sober"
@@ -148,7 +150,8 @@ _DEGREE = re.compile(r"\bi (?:have|hold|got|earned|finished|completed) (?:a|an|m
                      r"master'?s|bachelor'?s|mba|md|law degree|degree)(?: degree)? in (?P<field>[a-z][a-z \-]{2,40}?)"
                      r"(?= from\b| at\b|[.,;!?]|$)", CI)
 _STATUS = re.compile(r"\bi(?:'m| am) (?:now |currently |recently )?(?P<status>single|divorced|widowed|separated)\b", CI)
-_DRIVES = re.compile(r"\b(?:i (?:drive|own)|my (?:new |current )?car is) an? (?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
+_DRIVES = re.compile(r"\b(?:i (?:drive|own)|my (?:new |current )?car is) an? "
+                     r"(?P<car>(?:\d{4} )?(?-i:[A-Z])[\w\-]*(?: (?-i:[A-Z0-9])[\w\-]*){0,2})", CI)
 # A car bought, by its make or by what it is: "Bought a used RAV4 hybrid", "we just got a 2021 Honda Civic".
 _BOUGHT_CAR = re.compile(
     r"(?:\b(?:i|we) |^\W*)(?:just |finally )?(?:bought|got|leased|picked up) (?:a|an|my|our) (?:new |used )?"

@@ -21,7 +21,6 @@ from entities.vocabulary import CLOSE_FAMILY, PARTNERS, alternatives
 from memories.domain_classifier import example_centroids, keyword_counts
 from memories.models import ALLOWED_DOMAINS, Domain
 from recall_site.config import recall_setting
-from search.retrieval.ranking import asks_what_was_said_before
 
 ALL_DOMAINS = [choice.value for choice in Domain]
 FALLBACK_DOMAIN = "personal"
@@ -72,8 +71,9 @@ FOOD_NEEDS = ("allerg", "allergi", "intoler", "vegetarian", "vegan", "diet", "pe
 EXERCISE_NEEDS = ("injur", "injuri", "hurt", "pain", "sprain", "asthma", "surgeri", "arthriti", "physio")
 # A question about one's own work: its answer is what the user does and where, whatever its words ("what do I do
 # for work" → "Manages a small bakery in Austin").
-_OWN_WORK = re.compile(r"\b(?:my (?:job|occupation|profession|career|work)\b|(?:do|did) i do (?:for (?:work|a living)|at "
-                       r"work)|where do i work|what (?:is|was) my (?:job|role|title)|what do i do\b)", re.IGNORECASE)
+_OWN_WORK = re.compile(r"\b(?:my (?:job|occupation|profession|career|work)\b|(?:do|did) i do (?:for (?:work|a "
+                       r"living)|at work)|where do i work|what (?:is|was) my (?:job|role|title)|what do i do\b)",
+                       re.IGNORECASE)
 WORK_ATTRIBUTES = ("occupation", "employer")
 # A question whose answer is someone: "who inspired me", "whose idea was the trip".
 _ASKS_WHO = re.compile(r"\bwho(?:m|se|'s)?\b", re.IGNORECASE)
@@ -83,6 +83,33 @@ ESCAPE_HATCH = re.compile(
     r"\bcross[- ]domain\b",
     re.IGNORECASE,
 )
+
+
+# "Which library did you recommend?", "what plan did we settle on?": a question about what the assistant said.
+_ASKS_ASSISTANT = re.compile(
+    r"\b(?:did|have|had|would) you\b|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|"
+    r"calculated|showed|wrote|explained|recommend|suggest)\b|\byour (?:recommendation|suggestion|advice|plan|"
+    r"answer|estimate)\b|\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)\b|"
+    r"\bwe (?:settled|decided|agreed|chose|picked|planned)\b", re.IGNORECASE)
+
+
+# "Which library did you recommend?", "the plan we settled on": what the assistant already said is the answer.
+_ASKED_BEFORE = re.compile(
+    r"\b(?:did|had) you (?:\w+ )?(?:recommend|suggest|propose|say|mention|tell|give|compute|calculate|show|write|"
+    r"explain|advise|share)|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|calculated|"
+    r"showed|wrote|explained|advised|shared)\b|\byour (?:recommendation|suggestion|advice|plan|answer|estimate)\b|"
+    r"\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)|\bwe (?:settled|decided|agreed|chose|picked|"
+    r"planned)\b", re.IGNORECASE)
+
+
+def asks_what_was_said_before(query: str) -> bool:
+    """Whether the question asks what the assistant already said ("which library did you recommend?")."""
+    return bool(_ASKED_BEFORE.search(query))
+
+
+def asks_what_the_assistant_said(query: str) -> bool:
+    """Whether the question asks after the assistant's words: then they weigh as much as the user's."""
+    return bool(_ASKS_ASSISTANT.search(query))
 
 
 @dataclass(frozen=True)

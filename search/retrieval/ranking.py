@@ -39,6 +39,7 @@ from memories.models import MEMORY_ROW_FIELDS, Memory
 from memories.partitions import user_table
 from recall_site.config import recall_setting
 from recall_site.raw_models import columns, models_from_sql
+from search.retrieval.gating import asks_what_the_assistant_said, asks_what_was_said_before
 
 _WORDS = re.compile(r"\w+")
 MIN_SHORTENED_CHARS = 160  # a memory cut shorter than this says too little to be worth its place
@@ -170,33 +171,6 @@ def load_hits(hits: list[Hit], user_id: str) -> list[Hit]:
     for hit in loaded:
         hit.memory = full[hit.memory.pk]
     return loaded
-
-
-# "Which library did you recommend?", "what plan did we settle on?": a question about what the assistant said.
-_ASKS_ASSISTANT = re.compile(
-    r"\b(?:did|have|had|would) you\b|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|"
-    r"calculated|showed|wrote|explained|recommend|suggest)\b|\byour (?:recommendation|suggestion|advice|plan|"
-    r"answer|estimate)\b|\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)\b|"
-    r"\bwe (?:settled|decided|agreed|chose|picked|planned)\b", re.IGNORECASE)
-
-
-# "Which library did you recommend?", "the plan we settled on": what the assistant already said is the answer.
-_ASKED_BEFORE = re.compile(
-    r"\b(?:did|had) you (?:\w+ )?(?:recommend|suggest|propose|say|mention|tell|give|compute|calculate|show|write|"
-    r"explain|advise|share)|\byou (?:recommended|suggested|proposed|said|mentioned|told|gave|computed|calculated|"
-    r"showed|wrote|explained|advised|shared)\b|\byour (?:recommendation|suggestion|advice|plan|answer|estimate)\b|"
-    r"\b(?:did|have) we (?:settle|decide|agree|choose|pick|plan)|\bwe (?:settled|decided|agreed|chose|picked|"
-    r"planned)\b", re.IGNORECASE)
-
-
-def asks_what_was_said_before(query: str) -> bool:
-    """Whether the question asks what the assistant already said ("which library did you recommend?")."""
-    return bool(_ASKED_BEFORE.search(query))
-
-
-def asks_what_the_assistant_said(query: str) -> bool:
-    """Whether the question asks after the assistant's words: then they weigh as much as the user's."""
-    return bool(_ASKS_ASSISTANT.search(query))
 
 
 def _said_weights(query: str) -> dict[bool, float]:

@@ -384,7 +384,8 @@ def test_streets_shops_phones_and_starters_are_not_people(db):
            "Switched from iPhone to Pixel for the Android widgets.", "Joined a climbing gym called Stone Garden.",
            "My sourdough starter is named Bubbles.", "Got a quote from Ortega Builders for the deck.")
     assert {("Rye & Honey", "org"), ("Oak Street", "place"), ("Willow Creek Drive", "place"), ("Pixel", "thing"),
-            ("Android", "thing"), ("Stone Garden", "org"), ("Bubbles", "thing"), ("Ortega Builders", "org")} <= entities()
+            ("Android", "thing"), ("Stone Garden", "org"), ("Bubbles", "thing"),
+            ("Ortega Builders", "org")} <= entities()
     assert not {name for name, kind in entities() if kind == "person"}
 
 
